@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Install the Debian packages a goal needs: "build" (compile rtla),
+# "check" (build + every test tier), "bench" (check + the peers benchmarked
+# against). Silent when everything is present; without root it prints the
+# exact apt-get line and fails, so nothing is half-installed.
+set -eu
+
+build="gcc make pkg-config libtracefs-dev libtraceevent-dev libproc2-dev
+libncurses-dev libcap-dev libsmartcols-dev python3-docutils"
+check="$build bats tmux libcap2-bin util-linux procps psmisc cpio xz-utils zstd
+qemu-system-x86 qemu-utils"
+bench="$check libcap-ng-utils hyperfine rt-tests"
+
+case "${1:-build}" in
+build) want=$build ;;
+check) want=$check ;;
+bench) want=$bench ;;
+*) echo "usage: $0 build|check|bench" >&2; exit 1 ;;
+esac
+
+missing=
+for pkg in $want; do
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
+	[ "$status" = installed ] || missing="$missing $pkg"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "rtla needs these Debian packages; run as root:" >&2
+	echo "  apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# a fresh machine has no package lists yet; refresh them once if a package is unknown
+for pkg in $missing; do
+	if ! apt-cache show "$pkg" >/dev/null 2>&1; then
+		apt-get update -qq
+		break
+	fi
+done
+apt-get install -y -qq --no-install-recommends $missing >/dev/null || {
+	apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}

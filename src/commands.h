@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * commands - the command table's row type and every cmd_*() entry point.
+ *
+ * A command is a function taking its own argv (argv[0] is the command name)
+ * and returning the exit status: 0 passed, 1 error, 2 stop condition hit.
+ */
+#ifndef RTLA_COMMANDS_H
+#define RTLA_COMMANDS_H
+
+enum rtla_exit {
+	EXIT_PASSED = 0,
+	EXIT_ERROR = 1,
+	EXIT_STOPPED = 2,
+};
+
+#define CMD_LIVE_ONLY	(1 << 0)	/* acts on the running kernel: refuses --sysroot */
+
+struct rtla_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+	unsigned flags;
+};
+
+/* The table itself, NULL-name terminated (main.c). */
+extern const struct rtla_command rtla_commands[];
+const struct rtla_command *rtla_command_find(const char *name);
+
+int cmd_help(int argc, char **argv);
+
+#endif

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * json - streaming writer with two-space indentation, keys in the order
+ * written, strings escaped per RFC 8259.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "json.h"
+
+void json_init(struct json *j, FILE *f)
+{
+	memset(j, 0, sizeof(*j));
+	j->f = f;
+}
+
+static void json_escape(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		switch (c) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		default:
+			if (c < 0x20)
+				fprintf(f, "\\u%04x", c);
+			else
+				fputc(c, f);
+		}
+	}
+	fputc('"', f);
+}
+
+static void json_key(struct json *j, const char *key)
+{
+	if (j->need_comma[j->depth])
+		fputc(',', j->f);
+	if (j->depth)
+		fputc('\n', j->f);
+	for (int i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+	j->need_comma[j->depth] = true;
+	if (key) {
+		json_escape(j->f, key);
+		fputs(": ", j->f);
+	}
+}
+
+static void json_open(struct json *j, const char *key, char bracket)
+{
+	json_key(j, key);
+	fputc(bracket, j->f);
+	if (j->depth < JSON_MAX_DEPTH - 1)
+		j->depth++;
+	j->need_comma[j->depth] = false;
+}
+
+static void json_close(struct json *j, char bracket)
+{
+	bool empty = !j->need_comma[j->depth];
+
+	if (j->depth > 0)
+		j->depth--;
+	if (!empty) {
+		fputc('\n', j->f);
+		for (int i = 0; i < j->depth; i++)
+			fputs("  ", j->f);
+	}
+	fputc(bracket, j->f);
+	if (j->depth == 0)
+		fputc('\n', j->f);
+}
+
+void json_object_begin(struct json *j, const char *key)
+{
+	if (j->depth == 0 && !key && !j->need_comma[0]) {
+		fputc('{', j->f);	/* the document itself */
+		j->need_comma[0] = true;
+		j->depth = 1;
+		j->need_comma[1] = false;
+		return;
+	}
+	json_open(j, key, '{');
+}
+
+void json_object_end(struct json *j)
+{
+	json_close(j, '}');
+}
+
+void json_array_begin(struct json *j, const char *key)
+{
+	json_open(j, key, '[');
+}
+
+void json_array_end(struct json *j)
+{
+	json_close(j, ']');
+}
+
+void json_str(struct json *j, const char *key, const char *val)
+{
+	json_key(j, key);
+	if (val)
+		json_escape(j->f, val);
+	else
+		fputs("null", j->f);
+}
+
+void json_u64(struct json *j, const char *key, uint64_t val)
+{
+	json_key(j, key);
+	fprintf(j->f, "%llu", (unsigned long long)val);
+}
+
+void json_i64(struct json *j, const char *key, int64_t val)
+{
+	json_key(j, key);
+	fprintf(j->f, "%lld", (long long)val);
+}
+
+void json_double(struct json *j, const char *key, double val, int decimals)
+{
+	json_key(j, key);
+	if (isfinite(val))
+		fprintf(j->f, "%.*f", decimals, val);
+	else
+		fputs("null", j->f);
+}
+
+void json_bool(struct json *j, const char *key, bool val)
+{
+	json_key(j, key);
+	fputs(val ? "true" : "false", j->f);
+}
+
+void json_null(struct json *j, const char *key)
+{
+	json_key(j, key);
+	fputs("null", j->f);
+}
+
+FILE *json_open_file(const char *path)
+{
+	if (!strcmp(path, "-"))
+		return stdout;
+	return fopen(path, "w");
+}
+
+int json_close_file(FILE *f)
+{
+	int ret = 0;
+
+	if (fflush(f) || ferror(f))
+		ret = errno ? -errno : -EIO;
+	if (f != stdout && fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}

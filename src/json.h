@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * json - a small streaming JSON writer for the --json FILE records.
+ *
+ * Tables go through output.h; this is for the nested run records (options,
+ * per-CPU rows, verdict) that CI jobs keep. KEY is NULL inside arrays.
+ */
+#ifndef RTLA_JSON_H
+#define RTLA_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH 16
+
+struct json {
+	FILE *f;
+	int depth;
+	bool need_comma[JSON_MAX_DEPTH];
+};
+
+void json_init(struct json *j, FILE *f);
+void json_object_begin(struct json *j, const char *key);
+void json_object_end(struct json *j);
+void json_array_begin(struct json *j, const char *key);
+void json_array_end(struct json *j);
+void json_str(struct json *j, const char *key, const char *val);	/* NULL: null */
+void json_u64(struct json *j, const char *key, uint64_t val);
+void json_i64(struct json *j, const char *key, int64_t val);
+void json_double(struct json *j, const char *key, double val, int decimals);
+void json_bool(struct json *j, const char *key, bool val);
+void json_null(struct json *j, const char *key);
+
+/*
+ * Open the destination of --json FILE ("-" is stdout) and close it, reporting
+ * write errors. json_close returns 0 or -errno.
+ */
+FILE *json_open_file(const char *path);
+int json_close_file(FILE *f);
+
+#endif

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sysroot - the one place that turns a system path into a host path.
+ *
+ * Commands never open "/proc/..." directly, so a captured tree of a board in
+ * the field (or a test fixture) reads exactly like the machine it came from.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "parse.h"
+#include "sysroot.h"
+
+static char root_dir[PATH_MAX] = "/";
+
+int sysroot_set(const char *dir)
+{
+	struct stat st;
+	char real[PATH_MAX];
+
+	if (!dir || !*dir || !strcmp(dir, "/")) {
+		strcpy(root_dir, "/");
+		return 0;
+	}
+	if (stat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (!realpath(dir, real))
+		return -errno;
+	snprintf(root_dir, sizeof(root_dir), "%s", real);
+	return 0;
+}
+
+bool sysroot_is_live(void)
+{
+	return !strcmp(root_dir, "/");
+}
+
+const char *sysroot_dir(void)
+{
+	return root_dir;
+}
+
+int sysroot_require_live(const char *what)
+{
+	if (sysroot_is_live())
+		return 0;
+	err_msg("%s needs the live system and cannot run on --sysroot %s", what, root_dir);
+	return -EROFS;
+}
+
+char *sysroot_path(const char *path, char *buf, size_t len)
+{
+	if (sysroot_is_live())
+		snprintf(buf, len, "%s", path);
+	else
+		snprintf(buf, len, "%s%s%s", root_dir, path[0] == '/' ? "" : "/", path);
+	return buf;
+}
+
+int sysroot_open(const char *path, int flags)
+{
+	char buf[PATH_MAX];
+
+	if (!sysroot_is_live() && (flags & O_ACCMODE) != O_RDONLY) {
+		errno = EROFS;
+		return -1;
+	}
+	return open(sysroot_path(path, buf, sizeof(buf)), flags | O_CLOEXEC);
+}
+
+FILE *sysroot_fopen(const char *path, const char *mode)
+{
+	char buf[PATH_MAX];
+
+	if (!sysroot_is_live() && strpbrk(mode, "wa+")) {
+		errno = EROFS;
+		return NULL;
+	}
+	return fopen(sysroot_path(path, buf, sizeof(buf)), mode);
+}
+
+DIR *sysroot_opendir(const char *path)
+{
+	char buf[PATH_MAX];
+
+	return opendir(sysroot_path(path, buf, sizeof(buf)));
+}
+
+bool sysroot_exists(const char *path)
+{
+	char buf[PATH_MAX];
+
+	return access(sysroot_path(path, buf, sizeof(buf)), F_OK) == 0;
+}
+
+int sysroot_read(const char *path, char *buf, size_t len)
+{
+	ssize_t n, total = 0;
+	int fd = sysroot_open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	while ((size_t)total < len - 1) {
+		n = read(fd, buf + total, len - 1 - total);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (n == 0)
+			break;
+		total += n;
+	}
+	close(fd);
+	buf[total] = '\0';
+	while (total > 0 && buf[total - 1] == '\n')
+		buf[--total] = '\0';
+	return total;
+}
+
+int sysroot_read_ll(const char *path, long long *val)
+{
+	char buf[64], err[PARSE_ERR_MAX];
+	int ret = sysroot_read(path, buf, sizeof(buf));
+
+	if (ret < 0)
+		return ret;
+	return parse_llong(buf, LLONG_MIN, LLONG_MAX, val, err);
+}
+
+int sysroot_write(const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = sysroot_open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+static int max_cpu_in_list(const char *path)
+{
+	char buf[4096], err[PARSE_ERR_MAX];
+	cpu_set_t set;
+	int ret = sysroot_read(path, buf, sizeof(buf));
+
+	if (ret <= 0)
+		return -1;
+	if (parse_cpu_list(buf, CPU_SETSIZE, &set, err))
+		return -1;
+	for (int cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return -1;
+}
+
+int sysroot_nr_cpus(void)
+{
+	int max = max_cpu_in_list("/sys/devices/system/cpu/possible");
+
+	if (max >= 0)
+		return max + 1;
+	if (sysroot_is_live())
+		return sysconf(_SC_NPROCESSORS_CONF);
+	return 1;
+}
+
+int sysroot_online_cpus(void *cpu_set)
+{
+	char buf[4096], err[PARSE_ERR_MAX];
+	cpu_set_t *set = cpu_set;
+	int ret = sysroot_read("/sys/devices/system/cpu/online", buf, sizeof(buf));
+
+	if (ret <= 0)
+		return ret < 0 ? ret : -ENOENT;
+	if (parse_cpu_list(buf, CPU_SETSIZE, set, err))
+		return -EINVAL;
+	return CPU_COUNT(set);
+}

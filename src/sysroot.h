@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sysroot - every /proc, /sys and tracefs path, opened relative to one root.
+ *
+ * The root is "/" (the live system) unless --sysroot DIR points the suite at
+ * a tree captured from another machine or at a test fixture. Paths are given
+ * as on the live system ("/proc/1/status"); writes and live-only actions are
+ * refused on a non-live root.
+ */
+#ifndef RTLA_SYSROOT_H
+#define RTLA_SYSROOT_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Point the suite at DIR ("/" or NULL: the live system). -errno on failure. */
+int sysroot_set(const char *dir);
+bool sysroot_is_live(void);
+const char *sysroot_dir(void);
+
+/* "live-only action" guard: 0 on the live root, else prints why and -EROFS. */
+int sysroot_require_live(const char *what);
+
+/* The host path of PATH under the root, in buf. */
+char *sysroot_path(const char *path, char *buf, size_t len);
+
+int sysroot_open(const char *path, int flags);
+FILE *sysroot_fopen(const char *path, const char *mode);
+DIR *sysroot_opendir(const char *path);
+bool sysroot_exists(const char *path);
+
+/*
+ * Read a whole (small) file into buf, NUL-terminated, trailing newline
+ * stripped. Returns the length or -errno.
+ */
+int sysroot_read(const char *path, char *buf, size_t len);
+int sysroot_read_ll(const char *path, long long *val);
+
+/* Write a value to a kernel file of the live system. -errno on failure. */
+int sysroot_write(const char *path, const char *val);
+
+/* Number of CPUs the kernel was configured for (possible CPUs), and online. */
+int sysroot_nr_cpus(void);
+int sysroot_online_cpus(void *cpu_set /* cpu_set_t * */);
+
+#endif

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests of the output layer: text, raw, JSON, -o selection, -n, bad columns. */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "output.h"
+#include "parse.h"
+#include "tap.h"
+
+enum { COL_PID, COL_NAME, COL_CAPS, COL_ROOT };
+
+static const struct out_column cols[] = {
+	[COL_PID]  = { "PID", "pid", OUT_NUM, 5, OUT_RIGHT, "process ID" },
+	[COL_NAME] = { "COMMAND", "command", OUT_STR, 0.2, 0, "command name" },
+	[COL_CAPS] = { "CAPEFF", "cap_eff", OUT_STR, 16, 0, "effective set" },
+	[COL_ROOT] = { "ROOT", "is_root", OUT_BOOL, 4, 0, "runs as root" },
+};
+
+/* Print a two-row table with the given options into a string. */
+static char *render(const struct out_opts *o, int *ret)
+{
+	static char buf[4096];
+	char err[PARSE_ERR_MAX];
+	struct out_table *t;
+	struct out_row *r;
+	FILE *f = tmpfile();
+	int saved = dup(1);
+	size_t n;
+
+	*ret = out_table_new(&t, "processes", cols, 4, "PID,COMMAND,CAPEFF", o, err);
+	if (*ret)
+		return err[0] ? strcpy(buf, err) : NULL;
+	r = out_row_add(t);
+	out_set_u64(r, COL_PID, 1);
+	out_set_str(r, COL_NAME, "init");
+	out_set_fmt(r, COL_CAPS, "%016llx", 0x1ffffffffffULL);
+	out_set_bool(r, COL_ROOT, true);
+	r = out_row_add(t);
+	out_set_u64(r, COL_PID, 42);
+	out_set_str(r, COL_NAME, "say \"hi\"");
+	out_set_str(r, COL_CAPS, "0000000000000000");
+	out_set_bool(r, COL_ROOT, false);
+
+	fflush(stdout);
+	dup2(fileno(f), 1);
+	*ret = out_table_print(t);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	out_table_free(t);
+	rewind(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+int main(void)
+{
+	struct out_opts o = { 0 };
+	char *s;
+	int ret;
+
+	setenv("COLUMNS", "80", 1);
+	s = render(&o, &ret);
+	is_int(ret, 0, "text: prints");
+	is_str(s, "PID COMMAND  CAPEFF\n  1 init     000001ffffffffff\n 42 say \"hi\" 0000000000000000\n",
+	       "text: default columns, right-aligned numbers");
+
+	o.raw = true;
+	s = render(&o, &ret);
+	is_str(s, "PID COMMAND CAPEFF\n1 init 000001ffffffffff\n42 say\\x20\"hi\" 0000000000000000\n",
+	       "raw: space separated, blanks escaped");
+
+	o.raw = false;
+	o.noheadings = true;
+	o.columns = "pid,root";
+	s = render(&o, &ret);
+	is_str(s, "  1 yes\n 42 no\n", "-n and -o: selected columns without header");
+
+	o.noheadings = false;
+	o.columns = "+ROOT";
+	s = render(&o, &ret);
+	ok(strstr(s, "CAPEFF           ROOT\n") != NULL, "-o +ROOT appends to the defaults");
+
+	o.columns = NULL;
+	o.json = true;
+	s = render(&o, &ret);
+	is_str(s, "{\n   \"processes\": [\n      {\n         \"pid\": 1,\n         \"command\": \"init\",\n"
+		  "         \"cap_eff\": \"000001ffffffffff\"\n      },{\n         \"pid\": 42,\n"
+		  "         \"command\": \"say \\\"hi\\\"\",\n         \"cap_eff\": \"0000000000000000\"\n"
+		  "      }\n   ]\n}\n", "json: keys, numbers as numbers, strings escaped");
+
+	o.columns = "pid,root";
+	s = render(&o, &ret);
+	ok(strstr(s, "\"is_root\": true") && strstr(s, "\"is_root\": false"), "json: booleans");
+
+	o.json = false;
+	o.columns = "PID,BOGUS";
+	s = render(&o, &ret);
+	is_int(ret, -EINVAL, "-o with an unknown column fails");
+	is_str(s, "unknown column: BOGUS", "-o names the unknown column");
+
+	{
+		char *doc;
+		size_t len;
+		FILE *f = open_memstream(&doc, &len);
+		struct json j;
+
+		json_init(&j, f);
+		json_object_begin(&j, NULL);
+		json_str(&j, "backend", "sampler");
+		json_array_begin(&j, "cpus");
+		json_object_begin(&j, NULL);
+		json_u64(&j, "cpu", 1);
+		json_double(&j, "avail", 99.5, 3);
+		json_object_end(&j);
+		json_array_end(&j);
+		json_array_begin(&j, "empty");
+		json_array_end(&j);
+		json_str(&j, "tab", "a\tb");
+		json_null(&j, "stopped_cpu");
+		json_object_end(&j);
+		fclose(f);
+		is_str(doc, "{\n  \"backend\": \"sampler\",\n  \"cpus\": [\n    {\n      \"cpu\": 1,\n"
+			    "      \"avail\": 99.500\n    }\n  ],\n  \"empty\": [],\n  \"tab\": \"a\\tb\",\n"
+			    "  \"stopped_cpu\": null\n}\n", "json writer: nested document");
+		free(doc);
+	}
+	return tap_done();
+}
