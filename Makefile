@@ -127,7 +127,7 @@ check: all $(UNIT_BINS)
 	$(Q)tests/check.sh --build $(BUILD)
 
 run: all
-	$(Q)$(RTLA) --help
+	$(Q)$(RTLA) hwnoise -d 10s
 
 # Debugging aid: run one command in the 6.12 test VM, e.g. make vm-run CMD='rtla hwnoise -d 3s -q'
 vm-run: $(RTLA)

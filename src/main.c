@@ -19,6 +19,8 @@
 #include "sysroot.h"
 
 const struct rtla_command rtla_commands[] = {
+	{ "osnoise", cmd_osnoise, "per-CPU operating system noise (osnoise top)", CMD_LIVE_ONLY },
+	{ "hwnoise", cmd_hwnoise, "per-CPU hardware-related noise, with interrupts disabled", CMD_LIVE_ONLY },
 	{ "help", cmd_help, "show the help of a command", 0 },
 	{ NULL },
 };

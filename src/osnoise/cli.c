@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli - the options of `rtla osnoise top` and `rtla hwnoise`.
+ *
+ * Upstream rtla's option set (getopt era, Linux 6.12-7.1) with the same
+ * meanings and defaults, parsed strictly: a value upstream would silently
+ * misread is refused with a one-line reason. --backend and --json are ours.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include "actions.h"
+#include "msg.h"
+#include "osnoise.h"
+#include "parse.h"
+
+#define PERIOD_MAX_US	10000000LL	/* upstream: "Period longer than 10 s" */
+#define RUNTIME_MIN_US	100LL		/* upstream: "Runtime shorter than 100 us" */
+
+static const char *const usage_opts[] = {
+	"	  -a/--auto: set automatic trace mode, stopping the session if argument in us sample is hit",
+	"	  -p/--period us: osnoise period in us",
+	"	  -r/--runtime us: osnoise runtime in us",
+	"	  -s/--stop us: stop trace if a single sample is higher than the argument in us",
+	"	  -S/--stop-total us: stop trace if the total sample is higher than the argument in us",
+	"	  -T/--threshold us: the minimum delta to be considered a noise",
+	"	  -c/--cpus cpu-list: list of cpus to run osnoise threads",
+	"	  -H/--house-keeping cpus: run rtla control threads only on the given cpus",
+	"	  -C/--cgroup [cgroup_name]: set cgroup, if no cgroup_name is passed, the rtla's cgroup will be inherited",
+	"	  -d/--duration time[s|m|h|d]: duration of the session",
+	"	  -D/--debug: print debug info",
+	"	  -t/--trace [file]: save the stopped trace to [file|osnoise_trace.txt]",
+	"	  -e/--event <sys:event>: enable the <sys:event> in the trace instance, multiple -e are allowed",
+	"	     --filter <filter>: enable a trace event filter to the previous -e event",
+	"	     --trigger <trigger>: enable a trace event trigger to the previous -e event",
+	"	  -q/--quiet print only a summary at the end",
+	"	  -P/--priority o:prio|r:prio|f:prio|d:runtime:period : set scheduling parameters",
+	"		o:prio - use SCHED_OTHER with prio",
+	"		r:prio - use SCHED_RR with prio",
+	"		f:prio - use SCHED_FIFO with prio",
+	"		d:runtime[us|ms|s]:period[us|ms|s] - use SCHED_DEADLINE with runtime and period",
+	"						       in nanoseconds",
+	"	     --warm-up s: let the workload run for s seconds before collecting data",
+	"	     --trace-buffer-size kB: set the per-cpu trace buffer size in kB",
+	"	     --on-threshold <action>: define action to be executed at stop-total threshold, multiple are allowed",
+	"	     --on-end: define action to be executed at measurement end, multiple are allowed",
+	"	     --backend auto|tracer|sampler: measure with the kernel osnoise tracer or the user-space",
+	"		sampler (kernels without the tracer); auto takes the tracer when the kernel has it",
+	"	     --json file: write the run record (options, per-cpu results, verdict) as JSON, - for stdout",
+	NULL,
+};
+
+static void noise_usage(enum noise_mode mode)
+{
+	bool hw = mode == MODE_HWNOISE;
+
+	fprintf(stderr, "rtla %s%s: %s (version %s)\n\n", hw ? "hwnoise" : "osnoise",
+		hw ? "" : " top",
+		hw ? "a summary of hardware-related noise" : "a per-cpu summary of the OS noise",
+		RTLA_VERSION);
+	fprintf(stderr, "  usage: [rtla] %s %s [-h] ", hw ? "hwnoise" : "osnoise", hw ? "" : "[top]");
+	fputs("[-q] [-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n"
+	      "	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n"
+	      "	  [-c cpu-list] [-H cpu-list] [-P priority] [-C [cgroup_name]] [--warm-up s]\n\n"
+	      "	  -h/--help: print this menu\n", stderr);
+	for (int i = 0; usage_opts[i]; i++)
+		fprintf(stderr, "%s\n", usage_opts[i]);
+}
+
+/*
+ * The optional argument of -t and -C may follow as "-tFILE", "-t=FILE" or
+ * as the next word ("-t FILE"), but never swallows the next option.
+ */
+static const char *optional_arg(int argc, char **argv)
+{
+	if (optarg)
+		return optarg[0] == '=' ? optarg + 1 : optarg;
+	if (optind < argc && argv[optind][0] != '-')
+		return argv[optind++];
+	return NULL;
+}
+
+static int add_event(struct noise_params *p, const char *spec, char *err)
+{
+	struct noise_event *ev, **tail;
+	const char *colon = strchr(spec, ':');
+
+	if (!*spec || colon == spec || (colon && !colon[1])) {
+		snprintf(err, PARSE_ERR_MAX, "'%s': expected sys[:event]", spec);
+		return -EINVAL;
+	}
+	ev = calloc(1, sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	ev->system = colon ? strndup(spec, colon - spec) : strdup(spec);
+	ev->event = colon ? strdup(colon + 1) : NULL;
+	for (tail = &p->events; *tail; tail = &(*tail)->next)
+		;
+	*tail = ev;
+	return 0;
+}
+
+static struct noise_event *last_event(struct noise_params *p)
+{
+	struct noise_event *ev = p->events;
+
+	while (ev && ev->next)
+		ev = ev->next;
+	return ev;
+}
+
+static int parse_backend(const char *s, enum noise_backend_kind *kind, char *err)
+{
+	static const char *const names[] = { "auto", "tracer", "sampler" };
+
+	for (size_t i = 0; i < 3; i++) {
+		if (!strcmp(s, names[i])) {
+			*kind = i;
+			return 0;
+		}
+	}
+	snprintf(err, PARSE_ERR_MAX, "'%s': use auto, tracer or sampler", s);
+	return -EINVAL;
+}
+
+enum {
+	OPT_TRIGGER = 256, OPT_FILTER, OPT_WARMUP, OPT_BUFFER, OPT_ON_THRESHOLD, OPT_ON_END,
+	OPT_BACKEND, OPT_JSON,
+};
+
+static const struct option long_options[] = {
+	{ "auto",		required_argument, NULL, 'a' },
+	{ "cpus",		required_argument, NULL, 'c' },
+	{ "cgroup",		optional_argument, NULL, 'C' },
+	{ "debug",		no_argument,	   NULL, 'D' },
+	{ "duration",		required_argument, NULL, 'd' },
+	{ "event",		required_argument, NULL, 'e' },
+	{ "house-keeping",	required_argument, NULL, 'H' },
+	{ "help",		no_argument,	   NULL, 'h' },
+	{ "period",		required_argument, NULL, 'p' },
+	{ "priority",		required_argument, NULL, 'P' },
+	{ "quiet",		no_argument,	   NULL, 'q' },
+	{ "runtime",		required_argument, NULL, 'r' },
+	{ "stop",		required_argument, NULL, 's' },
+	{ "stop-total",		required_argument, NULL, 'S' },
+	{ "threshold",		required_argument, NULL, 'T' },
+	{ "trace",		optional_argument, NULL, 't' },
+	{ "trigger",		required_argument, NULL, OPT_TRIGGER },
+	{ "filter",		required_argument, NULL, OPT_FILTER },
+	{ "warm-up",		required_argument, NULL, OPT_WARMUP },
+	{ "trace-buffer-size",	required_argument, NULL, OPT_BUFFER },
+	{ "on-threshold",	required_argument, NULL, OPT_ON_THRESHOLD },
+	{ "on-end",		required_argument, NULL, OPT_ON_END },
+	{ "backend",		required_argument, NULL, OPT_BACKEND },
+	{ "json",		required_argument, NULL, OPT_JSON },
+	{ NULL },
+};
+
+/* Apply one option; returns 0, 1 for "help printed", or -EINVAL with *what/err set. */
+static int apply_option(int c, int argc, char **argv, struct noise_params *p,
+			const char **trace_file, const char **what, char *err)
+{
+	struct noise_event *ev;
+	long long v;
+
+	switch (c) {
+	case 'a':
+		*what = "Invalid -a value";
+		if (parse_us(optarg, LLONG_MAX, &p->stop_us, err))
+			return -EINVAL;
+		p->threshold_us = 1;
+		if (!*trace_file)
+			*trace_file = ACTION_DEFAULT_TRACE_FILE;
+		return 0;
+	case 'c':
+		*what = "Invalid -c cpu list";
+		p->cpus_str = optarg;
+		return parse_cpu_list(optarg, p->nr_cpus, &p->cpus, err);
+	case 'C':
+		p->cgroup = true;
+		p->cgroup_name = optional_arg(argc, argv);
+		return 0;
+	case 'D':
+		p->debug = true;
+		msg_set_debug(true);
+		return 0;
+	case 'd':
+		*what = "Invalid -d duration";
+		return parse_duration(optarg, &p->duration_s, err);
+	case 'e':
+		*what = "Invalid -e event";
+		return add_event(p, optarg, err);
+	case 'H':
+		*what = "Invalid -H house keeping cpu list";
+		p->hk_given = true;
+		return parse_cpu_list(optarg, p->nr_cpus, &p->hk, err);
+	case 'h':
+		noise_usage(p->mode);
+		return 1;
+	case 'p':
+		*what = "Invalid -p period";
+		if (parse_us(optarg, LLONG_MAX, &v, err))
+			return -EINVAL;
+		if (v > PERIOD_MAX_US) {
+			*what = "Period longer than 10 s";
+			snprintf(err, PARSE_ERR_MAX, "%lld us", v);
+			return -EINVAL;
+		}
+		if (v == 0) {
+			snprintf(err, PARSE_ERR_MAX, "the period must be greater than 0");
+			return -EINVAL;
+		}
+		p->period_us = v;
+		return 0;
+	case 'P':
+		*what = "Invalid -P priority";
+		p->prio_given = true;
+		return parse_sched_prio(optarg, &p->prio, err);
+	case 'q':
+		p->quiet = true;
+		return 0;
+	case 'r':
+		*what = "Invalid -r runtime";
+		if (parse_us(optarg, LLONG_MAX, &v, err))
+			return -EINVAL;
+		if (v < RUNTIME_MIN_US) {
+			*what = "Runtime shorter than 100 us";
+			snprintf(err, PARSE_ERR_MAX, "%lld us", v);
+			return -EINVAL;
+		}
+		p->runtime_us = v;
+		return 0;
+	case 's':
+		*what = "Invalid -s value";
+		return parse_us(optarg, LLONG_MAX, &p->stop_us, err);
+	case 'S':
+		*what = "Invalid -S value";
+		return parse_us(optarg, LLONG_MAX, &p->stop_total_us, err);
+	case 'T':
+		*what = "Invalid -T threshold";
+		return parse_us(optarg, LLONG_MAX / 1000, &p->threshold_us, err);
+	case 't':
+		*trace_file = optional_arg(argc, argv);
+		if (!*trace_file)
+			*trace_file = ACTION_DEFAULT_TRACE_FILE;
+		return 0;
+	case OPT_TRIGGER:
+	case OPT_FILTER:
+		ev = last_event(p);
+		if (!ev) {
+			*what = c == OPT_FILTER ? "--filter requires a previous -e"
+						: "--trigger requires a previous -e";
+			snprintf(err, PARSE_ERR_MAX, "'%s'", optarg);
+			return -EINVAL;
+		}
+		if (c == OPT_FILTER)
+			ev->filter = strdup(optarg);
+		else
+			ev->trigger = strdup(optarg);
+		return 0;
+	case OPT_WARMUP:
+		*what = "Invalid --warm-up seconds";
+		return parse_llong(optarg, 0, 86400 * 365, &p->warmup_s, err);
+	case OPT_BUFFER:
+		*what = "Invalid --trace-buffer-size";
+		return parse_kb(optarg, LLONG_MAX / 1024, &p->buffer_kb, err);
+	case OPT_ON_THRESHOLD:
+		*what = "Invalid action";
+		return actions_parse(&p->threshold_actions, optarg, err);
+	case OPT_ON_END:
+		*what = "Invalid action";
+		return actions_parse(&p->end_actions, optarg, err);
+	case OPT_BACKEND:
+		*what = "Invalid --backend";
+		return parse_backend(optarg, &p->backend, err);
+	case OPT_JSON:
+		p->json_path = optarg;
+		return 0;
+	default:
+		*what = "Invalid option";
+		snprintf(err, PARSE_ERR_MAX, "see 'rtla %s --help'",
+			 p->mode == MODE_HWNOISE ? "hwnoise" : "osnoise top");
+		return -EINVAL;
+	}
+}
+
+/* Cross-option checks upstream leaves to the kernel's "Failed to set..." */
+static int check_params(struct noise_params *p, const char **what, char *err)
+{
+	long long runtime = p->runtime_us, period = p->period_us;
+
+	if (!runtime)
+		runtime = p->mode == MODE_HWNOISE ? 750000 : (period ? period : 1000000);
+	if (!period)
+		period = 1000000;
+	if (runtime > period) {
+		*what = "Runtime longer than the period";
+		snprintf(err, PARSE_ERR_MAX, "runtime %lld us > period %lld us%s", runtime, period,
+			 !p->runtime_us ? " (the default runtime; set -r)" : "");
+		return -EINVAL;
+	}
+	p->runtime_us = runtime;
+	p->period_us = period;
+	if (p->threshold_actions.has_continue && !p->stop_us && !p->stop_total_us)
+		warn_msg("--on-threshold continue has no effect without -s or -S");
+	return 0;
+}
+
+int noise_parse_args(int argc, char **argv, enum noise_mode mode, struct noise_params *p)
+{
+	const char *trace_file = NULL, *what = NULL;
+	char err[PARSE_ERR_MAX] = "";
+	int c, ret = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->mode = mode;
+	p->nr_cpus = get_nprocs_conf();
+	if (p->nr_cpus > CPU_SETSIZE)
+		p->nr_cpus = CPU_SETSIZE;
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++)
+		CPU_SET(cpu, &p->cpus);
+
+	opterr = 0;	/* our own one-line message instead of getopt's */
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "a:c:C::Dd:e:H:hp:P:qr:s:S:T:t::",
+				long_options, NULL)) != -1) {
+		ret = apply_option(c == '?' ? -1 : c, argc, argv, p, &trace_file, &what, err);
+		if (ret)
+			break;
+	}
+	if (!ret && optind < argc) {
+		what = "Invalid argument";
+		snprintf(err, PARSE_ERR_MAX, "'%s'", argv[optind]);
+		ret = -EINVAL;
+	}
+	if (!ret)
+		ret = check_params(p, &what, err);
+	if (!ret && trace_file)
+		ret = actions_add_trace(&p->threshold_actions, trace_file);
+	if (ret < 0) {
+		if (err[0])
+			err_msg("%s: %s", what ? what : "Invalid option", err);
+		else
+			err_msg("%s", what ? what : strerror(-ret));
+		noise_params_free(p);
+	}
+	return ret;
+}
+
+void noise_params_free(struct noise_params *p)
+{
+	struct noise_event *ev = p->events, *next;
+
+	for (; ev; ev = next) {
+		next = ev->next;
+		free(ev->system);
+		free(ev->event);
+		free(ev->filter);
+		free(ev->trigger);
+		free(ev);
+	}
+	p->events = NULL;
+	actions_free(&p->threshold_actions);
+	actions_free(&p->end_actions);
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * table - the noise table as upstream rtla prints it (scripts parse it, so
+ * every space matters), and the JSON record of a run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "json.h"
+#include "msg.h"
+#include "osnoise.h"
+#include "parse.h"
+#include "tasks.h"
+#include "table.h"
+
+void noise_run_add_period(struct noise_run *run, const struct noise_period *p)
+{
+	struct noise_cpu *c = &run->cpu[p->cpu];
+
+	c->periods++;
+	c->sum_runtime += p->runtime;
+	c->sum_noise += p->noise;
+	if (p->noise > c->max_noise)
+		c->max_noise = p->noise;
+	if (p->max_sample > c->max_sample)
+		c->max_sample = p->max_sample;
+	c->hw += p->hw;
+	c->nmi += p->nmi;
+	c->irq += p->irq;
+	c->softirq += p->softirq;
+	c->thread += p->thread;
+}
+
+/*
+ * Upstream multiplies (runtime - noise) by 10^7 in 64 bits, which wraps
+ * after ~1.8e12 us (~20 days) of summed runtime; 128 bits do not, and give
+ * the same digits before that.
+ */
+unsigned long long noise_cpu_avail(const struct noise_cpu *c)
+{
+	unsigned __int128 free_time;
+
+	if (!c->sum_runtime || c->sum_noise > c->sum_runtime)
+		return 0;
+	free_time = c->sum_runtime - c->sum_noise;
+	return (unsigned long long)(free_time * 10000000 / c->sum_runtime);
+}
+
+static void format_duration(time_t secs, char *buf, size_t len)
+{
+	snprintf(buf, len, "%3lld %02lld:%02lld:%02lld", (long long)(secs / 86400),
+		 (long long)(secs / 3600 % 24), (long long)(secs / 60 % 60), (long long)(secs % 60));
+}
+
+void noise_table_print(FILE *f, const struct noise_run *run, time_t now)
+{
+	const struct noise_params *p = run->params;
+	bool hw = p->mode == MODE_HWNOISE;
+	char duration[32];
+
+	format_duration(now - run->start_time, duration, sizeof(duration));
+	fprintf(f, "%42s%s%s%35s\n", "", hw ? "Hardware-related Noise" : "Operating System Noise",
+		hw ? "" : "                                       ", "");
+	fprintf(f, "duration: %9s | time is in us\n", duration);
+	fprintf(f, "CPU Period       Runtime        Noise  %% CPU Aval   Max Noise   Max Single "
+		   "         HW          NMI%s\n", hw ? "" : "          IRQ      Softirq       Thread");
+
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		const struct noise_cpu *c = &run->cpu[cpu];
+		unsigned long long avail;
+
+		if (!CPU_ISSET(cpu, &p->cpus) || !c->sum_runtime)
+			continue;
+		avail = noise_cpu_avail(c);
+		fprintf(f, "%3d #%-6llu %12llu %12llu   %3llu.%05llu%12llu %12llu%12llu %12llu ",
+			cpu, (unsigned long long)c->periods, (unsigned long long)c->sum_runtime,
+			(unsigned long long)c->sum_noise, avail / 100000, avail % 100000,
+			(unsigned long long)c->max_noise, (unsigned long long)c->max_sample,
+			(unsigned long long)c->hw, (unsigned long long)c->nmi);
+		if (hw)
+			fputc('\n', f);
+		else
+			fprintf(f, "%12llu %12llu %12llu\n", (unsigned long long)c->irq,
+				(unsigned long long)c->softirq, (unsigned long long)c->thread);
+	}
+
+	if (run->missed_events == UINT64_MAX) {
+		fprintf(f, "unknown number of events missed, results might not be accurate\n");
+	} else if (run->missed_events) {
+		unsigned long long total = run->processed_events + run->missed_events;
+
+		fprintf(f, "%llu (%.2f%%) events missed, results might not be accurate\n",
+			(unsigned long long)run->missed_events,
+			(double)run->missed_events / total * 100.0);
+	}
+}
+
+static void json_options(struct json *j, const struct noise_params *p)
+{
+	char buf[1024];
+
+	json_object_begin(j, "options");
+	json_str(j, "cpus", cpu_list_format(&p->cpus, p->nr_cpus, buf, sizeof(buf)));
+	json_i64(j, "runtime_us", p->runtime_us);
+	json_i64(j, "period_us", p->period_us);
+	json_i64(j, "threshold_us", p->threshold_us);
+	json_i64(j, "stop_us", p->stop_us);
+	json_i64(j, "stop_total_us", p->stop_total_us);
+	json_i64(j, "duration_s", p->duration_s);
+	json_i64(j, "warmup_s", p->warmup_s);
+	json_i64(j, "trace_buffer_kb", p->buffer_kb);
+	json_str(j, "house_keeping", p->hk_given ? cpu_list_format(&p->hk, p->nr_cpus, buf, sizeof(buf)) : NULL);
+	json_str(j, "priority", p->prio_given ? task_prio_describe(&p->prio, buf, sizeof(buf)) : NULL);
+	if (p->cgroup)
+		json_str(j, "cgroup", p->cgroup_name ? p->cgroup_name : "(rtla's own)");
+	else
+		json_null(j, "cgroup");
+	json_array_begin(j, "events");
+	for (const struct noise_event *ev = p->events; ev; ev = ev->next) {
+		snprintf(buf, sizeof(buf), "%s%s%s", ev->system, ev->event ? ":" : "",
+			 ev->event ? ev->event : "");
+		json_str(j, NULL, buf);
+	}
+	json_array_end(j);
+	json_bool(j, "quiet", p->quiet);
+	json_object_end(j);
+}
+
+int noise_json_write(const struct noise_run *run, const char *path, double elapsed_s)
+{
+	const struct noise_params *p = run->params;
+	FILE *f = json_open_file(path);
+	struct utsname uts;
+	struct json j;
+	int ret;
+
+	if (!f) {
+		err_msg("cannot write %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	uname(&uts);
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	json_str(&j, "tool", p->mode == MODE_HWNOISE ? "hwnoise" : "osnoise top");
+	json_str(&j, "version", RTLA_VERSION);
+	json_str(&j, "kernel", uts.release);
+	json_str(&j, "backend", run->backend->name);
+	json_options(&j, p);
+	json_double(&j, "duration_s", elapsed_s, 3);
+	json_array_begin(&j, "cpus");
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		const struct noise_cpu *c = &run->cpu[cpu];
+
+		if (!CPU_ISSET(cpu, &p->cpus))
+			continue;
+		json_object_begin(&j, NULL);
+		json_i64(&j, "cpu", cpu);
+		json_u64(&j, "periods", c->periods);
+		json_u64(&j, "runtime_us", c->sum_runtime);
+		json_u64(&j, "noise_us", c->sum_noise);
+		json_double(&j, "cpu_available_pct", noise_cpu_avail(c) / 100000.0, 5);
+		json_u64(&j, "max_noise_us", c->max_noise);
+		json_u64(&j, "max_single_us", c->max_sample);
+		json_u64(&j, "hw", c->hw);
+		json_u64(&j, "nmi", c->nmi);
+		if (p->mode == MODE_OSNOISE) {
+			json_u64(&j, "irq", c->irq);
+			json_u64(&j, "softirq", c->softirq);
+			json_u64(&j, "thread", c->thread);
+		}
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_u64(&j, "processed_events", run->processed_events);
+	if (run->missed_events == UINT64_MAX)
+		json_null(&j, "missed_events");
+	else
+		json_u64(&j, "missed_events", run->missed_events);
+	json_str(&j, "verdict", run->stop_hit ? "stopped" : "passed");
+	if (run->stop_hit) {
+		json_object_begin(&j, "stop");
+		json_str(&j, "condition", run->stop_reason);
+		if (run->stop_cpu >= 0)
+			json_i64(&j, "cpu", run->stop_cpu);
+		else
+			json_null(&j, "cpu");
+		if (run->stop_value_us >= 0)
+			json_i64(&j, "value_us", run->stop_value_us);
+		else
+			json_null(&j, "value_us");
+		json_object_end(&j);
+	} else {
+		json_null(&j, "stop");
+	}
+	json_object_end(&j);
+	ret = json_close_file(f);
+	if (ret)
+		err_msg("cannot write %s: %s", path, strerror(-ret));
+	return ret;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * table - upstream rtla's osnoise/hwnoise table, byte for byte, and the
+ * --json run record.
+ */
+#ifndef RTLA_OSNOISE_TABLE_H
+#define RTLA_OSNOISE_TABLE_H
+
+#include <stdio.h>
+
+#include "osnoise.h"
+
+/* The header, one row per measured CPU with runtime, the missed-events line. */
+void noise_table_print(FILE *f, const struct noise_run *run, time_t now);
+/* "% CPU Aval" in hundred-thousandths of a percent, without overflow. */
+unsigned long long noise_cpu_avail(const struct noise_cpu *c);
+/* The record a CI gate keeps: options, per-CPU results, verdict. */
+int noise_json_write(const struct noise_run *run, const char *path, double elapsed_s);
+
+#endif

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * top - `rtla osnoise top` and `rtla hwnoise`: one run of a noise backend.
+ *
+ * The loop wakes every second, folds what the backend measured into the
+ * per-CPU totals and prints upstream's table. Whatever ends the run (the
+ * duration, a stop condition, SIGINT, SIGTERM, SIGHUP, 'q' in the live view
+ * or an error) goes through the same teardown, which gives back every
+ * setting the backend borrowed.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "actions.h"
+#include "commands.h"
+#include "msg.h"
+#include "osnoise.h"
+#include "table.h"
+#include "tui.h"
+
+/* Signal handlers cannot take arguments: the one run of this process. */
+static struct noise_run *signal_run;
+
+static void on_signal(int sig)
+{
+	struct noise_run *run = signal_run;
+
+	if (!run)
+		return;
+	run->stop_requested++;
+	if (run->backend)
+		run->backend->halt(run);
+}
+
+static void install_signals(struct noise_run *run)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	signal_run = run;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static void restore_signals(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal_run = NULL;
+}
+
+static const struct noise_backend *choose_backend(struct noise_params *p)
+{
+	switch (p->backend) {
+	case BACKEND_TRACER:
+		return &noise_tracer_backend;
+	case BACKEND_SAMPLER:
+		return &noise_sampler_backend ? &noise_sampler_backend : NULL;
+	case BACKEND_AUTO:
+		break;
+	}
+	if (noise_tracer_available())
+		return &noise_tracer_backend;
+	if (!&noise_sampler_backend)
+		return NULL;
+	info_msg("the kernel has no osnoise tracer: measuring with the sampler backend");
+	return &noise_sampler_backend;
+}
+
+/* Options that only mean something to the kernel tracer. */
+static int check_backend_options(const struct noise_params *p, const struct noise_backend *b)
+{
+	const char *opt = NULL;
+
+	if (b == &noise_tracer_backend) {
+		if (geteuid()) {
+			err_msg("osnoise needs root permission");
+			return -EPERM;
+		}
+		return 0;
+	}
+	if (p->events)
+		opt = p->events->filter ? "--filter" : p->events->trigger ? "--trigger" : "-e";
+	else if (p->cgroup)
+		opt = "-C";
+	if (opt) {
+		err_msg("%s needs the tracer backend (the kernel osnoise tracer)", opt);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* -H, or automatically: keep rtla itself off the measured CPUs. */
+static void set_house_keeping(const struct noise_params *p)
+{
+	cpu_set_t hk;
+
+	if (p->hk_given) {
+		if (sched_setaffinity(0, sizeof(p->hk), &p->hk))
+			warn_msg("could not move rtla to the -H CPUs: %s", strerror(errno));
+		return;
+	}
+	if (!p->cpus_str || sched_getaffinity(0, sizeof(hk), &hk))
+		return;
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++)
+		if (CPU_ISSET(cpu, &p->cpus))
+			CPU_CLR(cpu, &hk);
+	if (CPU_COUNT(&hk) && sched_setaffinity(0, sizeof(hk), &hk))
+		debug_msg("automatic house keeping failed: %s", strerror(errno));
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* Sleep up to one second, or until the deadline; false when the run must end. */
+static bool wait_tick(struct noise_run *run, struct tui *tui, const struct timespec *t0)
+{
+	double left = run->params->duration_s ? run->params->duration_s - seconds_since(t0) : 1.0;
+	struct timespec ts;
+
+	if (left <= 0)
+		return false;
+	if (left > 1.0)
+		left = 1.0;
+	if (tui)
+		return tui_wait(tui, (int)(left * 1000)) && !run->stop_requested;
+	ts.tv_sec = (time_t)left;
+	ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);	/* a signal cuts it short, as it should */
+	return !run->stop_requested;
+}
+
+static void print_refresh(struct noise_run *run, struct tui *tui)
+{
+	if (tui) {
+		tui_show(tui, run);
+		return;
+	}
+	/* upstream clears the screen between tables, even into a pipe, unless -D */
+	if (!run->params->debug)
+		fputs("\033c", stdout);
+	noise_table_print(stdout, run, time(NULL));
+	fflush(stdout);
+}
+
+static void print_final(struct noise_run *run)
+{
+	if (!run->params->quiet && !run->params->debug)
+		fputs("\033c", stdout);
+	if (run->backend == &noise_sampler_backend)
+		printf("sampler backend: measured from user space, noise attributed from trace events\n");
+	noise_table_print(stdout, run, time(NULL));
+}
+
+/* The measurement loop; returns with the backend halted. */
+static void main_loop(struct noise_run *run, struct tui *tui, const struct timespec *t0)
+{
+	const struct noise_backend *b = run->backend;
+
+	while (wait_tick(run, tui, t0)) {
+		b->collect(run);
+		if (!run->params->quiet)
+			print_refresh(run, tui);
+		if (!b->stopped(run))
+			continue;
+		actions_run(&run->params->threshold_actions, run);
+		if (!run->params->threshold_actions.has_continue)
+			break;
+		debug_msg("stop condition hit: continuing as asked");
+		b->rearm(run);
+	}
+	b->halt(run);
+	if (run->stop_requested < 2)
+		b->collect(run);
+}
+
+int noise_run_top(struct noise_params *p)
+{
+	struct noise_run run = { .params = p, .stop_cpu = -1, .stop_value_us = -1 };
+	struct tui *tui = NULL;
+	struct timespec t0;
+	int ret, status = EXIT_ERROR;
+
+	run.backend = choose_backend(p);
+	if (!run.backend) {
+		err_msg("this build of rtla has no sampler backend");
+		return EXIT_ERROR;
+	}
+	if (check_backend_options(p, run.backend))
+		return EXIT_ERROR;
+	run.cpu = calloc(p->nr_cpus, sizeof(*run.cpu));
+	if (!run.cpu)
+		return EXIT_ERROR;
+
+	install_signals(&run);
+	ret = run.backend->setup(&run);
+	if (ret || run.stop_requested)
+		goto out_teardown;
+	set_house_keeping(p);
+	ret = run.backend->enable(&run);
+	if (ret)
+		goto out_teardown;
+
+	run.start_time = time(NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!p->quiet && isatty(STDOUT_FILENO))
+		tui = tui_start();
+	main_loop(&run, tui, &t0);
+	tui_stop(tui);
+
+	print_final(&run);
+	actions_run(&p->end_actions, &run);
+	if (run.stop_hit)
+		printf("osnoise hit stop tracing\n");
+	status = run.stop_hit ? EXIT_STOPPED : EXIT_PASSED;
+	if (p->json_path && noise_json_write(&run, p->json_path, seconds_since(&t0)))
+		status = EXIT_ERROR;
+
+out_teardown:
+	run.backend->teardown(&run);
+	restore_signals();
+	free(run.cpu);
+	return status;
+}

@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tracer - the noise backend on the kernel's osnoise tracer.
+ *
+ * The protocol is upstream rtla's: save every global osnoise setting, write
+ * all of them (defaults included), run the tracer in a private instance,
+ * read its per-period ftrace:osnoise summaries, and put everything back.
+ * A second instance records the trace that the -t/trace actions save.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "actions.h"
+#include "knobs.h"
+#include "msg.h"
+#include "osnoise.h"
+#include "threads.h"
+
+struct tracer_priv {
+	struct osnoise_state state;
+	bool state_held;
+	char main_name[64];
+	char rec_name[64];
+	struct tracefs_instance *main;
+	struct tracefs_instance *rec;
+	struct tep_handle *tep;
+	int main_on_fd;			/* tracing_on, kept open for halt() */
+	int rec_on_fd;
+	volatile sig_atomic_t halted;	/* we turned tracing off */
+	bool kernel_stopped;		/* "stop tracing hit" seen */
+
+	struct tep_event *ev_period;	/* ftrace:osnoise */
+	struct tep_event *ev_sample;	/* osnoise:sample_threshold (only with -s) */
+	struct tep_event *ev_print;	/* ftrace:print */
+	struct tep_format_field *f[8];	/* fields of ev_period, in period_fields order */
+	struct tep_format_field *f_duration, *f_buf;
+	uint64_t *last_sample_ns;	/* per CPU, for the -s verdict */
+	uint64_t *last_period_noise;	/* per CPU, for the -S verdict */
+};
+
+static const char *const period_fields[] = {
+	"runtime", "noise", "max_sample", "hw_count", "nmi_count", "irq_count",
+	"softirq_count", "thread_count",
+};
+
+bool noise_tracer_available(void)
+{
+	const char *dir;
+
+	if (tracefs_tracing_dir_is_mounted(geteuid() == 0, &dir) <= 0)
+		return false;
+	return tracefs_tracer_available(NULL, "osnoise");
+}
+
+/* Which tracer an instance (NULL: top level) runs. */
+static bool runs_tracer(const char *instance, const char *tracer)
+{
+	struct tracefs_instance *inst = instance ? tracefs_instance_alloc(NULL, instance) : NULL;
+	char *cur = tracefs_instance_file_read(inst, "current_tracer", NULL);
+	bool ret = cur && !strncmp(cur, tracer, strlen(tracer)) && cur[strlen(tracer)] == '\n';
+
+	free(cur);
+	tracefs_instance_free(inst);
+	return ret;
+}
+
+/* Refuse to share the global osnoise configuration with anyone alive. */
+static int check_tracer_free(void)
+{
+	char **names = tracefs_instances(NULL);
+	int ret = 0;
+
+	if (runs_tracer(NULL, "timerlat") || runs_tracer(NULL, "osnoise")) {
+		err_msg("the %s tracer is running at the top level of tracefs; osnoise cannot share it "
+			"(set current_tracer to nop if nothing uses it)",
+			runs_tracer(NULL, "timerlat") ? "timerlat" : "osnoise");
+		ret = -EBUSY;
+	}
+	for (int i = 0; !ret && names && names[i]; i++) {
+		bool timerlat = runs_tracer(names[i], "timerlat");
+
+		if (!timerlat && !runs_tracer(names[i], "osnoise"))
+			continue;
+		if (osnoise_instance_is_stale(names[i]))
+			continue;	/* ours, from a killed run: reclaimed below */
+		if (timerlat)
+			err_msg("timerlat is running in instance %s; osnoise and timerlat cannot run "
+				"at the same time", names[i]);
+		else
+			err_msg("the osnoise tracer is in use by instance %s (another rtla?); remove "
+				"the instance if nothing uses it", names[i]);
+		ret = -EBUSY;
+	}
+	tracefs_list_free(names);
+	return ret;
+}
+
+static int check_kernel(struct noise_run *run)
+{
+	const char *dir;
+	int mounted = tracefs_tracing_dir_is_mounted(true, &dir);
+
+	if (mounted <= 0) {
+		err_msg("tracefs is not mounted at /sys/kernel/tracing and could not be mounted");
+		return -ENOENT;
+	}
+	if (!tracefs_tracer_available(NULL, "osnoise")) {
+		err_msg("the kernel has no osnoise tracer (CONFIG_OSNOISE_TRACER is not set); "
+			"use --backend sampler");
+		return -ENODEV;
+	}
+	if (run->params->mode == MODE_HWNOISE && !tracefs_file_exists(NULL, "osnoise/options")) {
+		err_msg("hwnoise needs the osnoise tracer's options file (Linux >= 6.2), which "
+			"this kernel does not have");
+		return -ENOTSUP;
+	}
+	return check_tracer_free();
+}
+
+static int apply_config(struct noise_run *run, struct tracer_priv *t)
+{
+	struct noise_params *p = run->params;
+	struct osnoise_state *st = &t->state;
+	int ret;
+
+	ret = osnoise_set_runtime_period(st, p->runtime_us, p->period_us);
+	if (ret) {
+		err_msg("Failed to set runtime and/or period");
+		return ret;
+	}
+	if ((ret = osnoise_knob_write(st, KNOB_THRESH, p->threshold_us)) ||
+	    (ret = osnoise_knob_write_str(st, KNOB_CPUS, p->cpus_str ? p->cpus_str : "all")) ||
+	    (ret = osnoise_knob_write(st, KNOB_STOP, 0)) ||
+	    (ret = osnoise_knob_write(st, KNOB_STOP_TOTAL, 0))) {
+		err_msg("Could not apply config: %s", strerror(-ret));
+		return ret;
+	}
+	/* kernels before 6.2 have no options: the workload is always on there */
+	ret = osnoise_option_write(st, OPT_WORKLOAD, true);
+	if (ret && ret != -ENOTSUP) {
+		err_msg("Failed to set OSNOISE_WORKLOAD option");
+		return ret;
+	}
+	ret = osnoise_option_write(st, OPT_IRQ_DISABLE, p->mode == MODE_HWNOISE);
+	if (ret && (ret != -ENOTSUP || p->mode == MODE_HWNOISE)) {
+		err_msg("Failed to set OSNOISE_IRQ_DISABLE option");
+		return ret;
+	}
+	return 0;
+}
+
+static struct tracefs_instance *create_instance(const char *name)
+{
+	struct tracefs_instance *inst = tracefs_instance_create(name);
+
+	if (!inst) {
+		err_msg("cannot create tracefs instance %s: %s", name, strerror(errno));
+		return NULL;
+	}
+	if (!tracefs_instance_is_new(inst)) {
+		/* never adopt (and later delete) an instance we did not make */
+		err_msg("tracefs instance %s already exists", name);
+		tracefs_instance_free(inst);
+		errno = EEXIST;
+		return NULL;
+	}
+	if (tracefs_trace_off(inst) < 0 ||
+	    tracefs_instance_file_write(inst, "current_tracer", "osnoise") < 0) {
+		err_msg(errno == ENODEV || errno == EINVAL ? "Tracer osnoise not found!"
+			: "cannot start the osnoise tracer in %s: %s", name, strerror(errno));
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+		return NULL;
+	}
+	return inst;
+}
+
+static int open_tracing_on(struct tracefs_instance *inst)
+{
+	return tracefs_instance_file_open(inst, "tracing_on", O_WRONLY | O_CLOEXEC);
+}
+
+static int lookup_events(struct tracer_priv *t)
+{
+	t->ev_period = tep_find_event_by_name(t->tep, "ftrace", "osnoise");
+	t->ev_print = tep_find_event_by_name(t->tep, "ftrace", "print");
+	t->ev_sample = tep_find_event_by_name(t->tep, "osnoise", "sample_threshold");
+	if (!t->ev_period) {
+		err_msg("the kernel has no ftrace:osnoise event format");
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < 8; i++) {
+		t->f[i] = tep_find_field(t->ev_period, period_fields[i]);
+		if (!t->f[i]) {
+			err_msg("ftrace:osnoise has no field %s", period_fields[i]);
+			return -ENOENT;
+		}
+	}
+	if (t->ev_print)
+		t->f_buf = tep_find_field(t->ev_print, "buf");
+	if (t->ev_sample)
+		t->f_duration = tep_find_field(t->ev_sample, "duration");
+	return 0;
+}
+
+static int count_missed(struct tep_event *event, struct tep_record *record, int cpu, void *ctx)
+{
+	struct noise_run *run = ctx;
+
+	if (record->missed_events > 0 && run->missed_events != UINT64_MAX)
+		run->missed_events += record->missed_events;
+	else if (record->missed_events < 0)
+		run->missed_events = UINT64_MAX;
+	return 0;
+}
+
+/* Load only the event systems this run reads or enables: each costs parse time. */
+static int load_events(struct noise_run *run, struct tracer_priv *t)
+{
+	const char *systems[64] = { "ftrace", "osnoise" };
+	int n = 2;
+
+	for (struct noise_event *ev = run->params->events; ev && n < 63; ev = ev->next)
+		systems[n++] = ev->system;
+	systems[n] = NULL;
+	t->tep = tracefs_local_events_system(NULL, systems);
+	if (!t->tep) {
+		err_msg("cannot read the trace event formats: %s", strerror(errno));
+		return -EIO;
+	}
+	return lookup_events(t);
+}
+
+static int enable_user_event(struct tracefs_instance *rec, const struct noise_event *ev)
+{
+	if (tracefs_event_enable(rec, ev->system, ev->event) < 0) {
+		err_msg("Error enabling event %s%s%s", ev->system, ev->event ? ":" : "",
+			ev->event ? ev->event : "");
+		return -ENOENT;
+	}
+	if (ev->filter && tracefs_event_file_write(rec, ev->system, ev->event ? ev->event : NULL,
+						   "filter", ev->filter) < 0) {
+		err_msg("Error setting filter '%s' on %s: %s", ev->filter, ev->system, strerror(errno));
+		return -EINVAL;
+	}
+	if (ev->trigger) {
+		if (!ev->event) {
+			err_msg("--trigger needs a single event (-e %s:event)", ev->system);
+			return -EINVAL;
+		}
+		if (tracefs_event_file_write(rec, ev->system, ev->event, "trigger", ev->trigger) < 0) {
+			err_msg("Error setting trigger '%s' on %s:%s: %s", ev->trigger, ev->system,
+				ev->event, strerror(errno));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The record instance: all osnoise events, the -e events, --trace-buffer-size. */
+static int create_record(struct noise_run *run, struct tracer_priv *t)
+{
+	struct noise_params *p = run->params;
+	int ret;
+
+	t->rec = create_instance(t->rec_name);
+	if (!t->rec)
+		return -errno;
+	if (p->buffer_kb && tracefs_instance_set_buffer_size(t->rec, p->buffer_kb, -1) < 0) {
+		err_msg("cannot set the trace buffer size to %lld kB: %s", p->buffer_kb, strerror(errno));
+		return -errno;
+	}
+	if (tracefs_event_enable(t->rec, "osnoise", NULL) < 0) {
+		err_msg("cannot enable the osnoise events");
+		return -ENOENT;
+	}
+	for (struct noise_event *ev = p->events; ev; ev = ev->next)
+		if ((ret = enable_user_event(t->rec, ev)))
+			return ret;
+	t->rec_on_fd = open_tracing_on(t->rec);
+	return t->rec_on_fd < 0 ? -errno : 0;
+}
+
+static int tracer_setup(struct noise_run *run)
+{
+	struct noise_params *p = run->params;
+	struct tracer_priv *t = calloc(1, sizeof(*t));
+	const char *names[3];
+	int ret;
+
+	if (!t)
+		return -ENOMEM;
+	run->priv = t;
+	t->main_on_fd = t->rec_on_fd = -1;
+	t->state.lock_fd = -1;
+	t->last_sample_ns = calloc(p->nr_cpus, sizeof(uint64_t));
+	t->last_period_noise = calloc(p->nr_cpus, sizeof(uint64_t));
+	if (!t->last_sample_ns || !t->last_period_noise)
+		return -ENOMEM;
+	snprintf(t->main_name, sizeof(t->main_name), "rtla_osnoise_top_%d", getpid());
+	snprintf(t->rec_name, sizeof(t->rec_name), "rtla_osnoise_trace_%d", getpid());
+	names[0] = t->main_name;
+	names[1] = t->rec_name;
+	names[2] = NULL;
+
+	if ((ret = check_kernel(run)))
+		return ret;
+	if ((ret = osnoise_state_acquire(&t->state, names)))
+		return ret;
+	t->state_held = true;
+	if ((ret = apply_config(run, t)))
+		return ret;
+
+	t->main = create_instance(t->main_name);
+	if (!t->main)
+		return -errno;
+	if ((ret = load_events(run, t)))
+		return ret;
+	tracefs_follow_missed_events(t->main, count_missed, run);
+	if (p->stop_us && t->ev_sample &&
+	    tracefs_event_enable(t->main, "osnoise", "sample_threshold") < 0)
+		debug_msg("osnoise:sample_threshold not enabled: the -s verdict has no value");
+	t->main_on_fd = open_tracing_on(t->main);
+	if (t->main_on_fd < 0)
+		return -errno;
+	if (p->threshold_actions.has_trace || p->end_actions.has_trace || p->events)
+		if ((ret = create_record(run, t)))
+			return ret;
+
+	if (p->prio_given && (ret = threads_set_priority("osnoise/", &p->prio)))
+		return ret;
+	if (p->cgroup && (ret = threads_set_cgroup("osnoise/", p->cgroup_name)))
+		return ret;
+	return 0;
+}
+
+static void set_on(int fd, bool on)
+{
+	if (fd >= 0 && pwrite(fd, on ? "1" : "0", 1, 0) != 1)
+		debug_msg("tracing_on write failed: %s", strerror(errno));
+}
+
+static int tracer_enable(struct noise_run *run)
+{
+	struct tracer_priv *t = run->priv;
+	struct noise_params *p = run->params;
+	int ret;
+
+	set_on(t->rec_on_fd, true);
+	set_on(t->main_on_fd, true);
+	if (p->warmup_s) {
+		debug_msg("warming up for %lld s", p->warmup_s);
+		for (long long s = 0; s < p->warmup_s && !run->stop_requested; s++)
+			sleep(1);
+		tracefs_instance_file_clear(t->main, "trace");
+		if (t->rec)
+			tracefs_instance_file_clear(t->rec, "trace");
+	}
+	/* armed only now, so that setting up the instances cannot trip them */
+	if ((ret = osnoise_knob_write(&t->state, KNOB_STOP, p->stop_us)) ||
+	    (ret = osnoise_knob_write(&t->state, KNOB_STOP_TOTAL, p->stop_total_us))) {
+		err_msg("Could not set the stop conditions: %s", strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+static void handle_print(struct noise_run *run, struct tracer_priv *t, struct tep_record *r)
+{
+	const char *buf = r->data + t->f_buf->offset;
+	int cpu;
+
+	if (sscanf(buf, "stop tracing hit on cpu %d", &cpu) != 1 || cpu < 0 ||
+	    cpu >= run->params->nr_cpus)
+		return;
+	t->kernel_stopped = true;
+	run->stop_cpu = cpu;
+	/* a single sample above -s, else the period total above -S */
+	if (run->params->stop_us && t->last_sample_ns[cpu] / 1000 > (uint64_t)run->params->stop_us) {
+		run->stop_reason = "single";
+		run->stop_value_us = t->last_sample_ns[cpu] / 1000;
+	} else if (run->params->stop_total_us) {
+		run->stop_reason = "total";
+		run->stop_value_us = t->last_period_noise[cpu];
+	} else {
+		run->stop_reason = "single";
+	}
+}
+
+static int on_record(struct tep_event *event, struct tep_record *r, int cpu, void *ctx)
+{
+	struct noise_run *run = ctx;
+	struct tracer_priv *t = run->priv;
+	unsigned long long v[8];
+
+	run->processed_events++;
+	if (r->cpu < 0 || r->cpu >= run->params->nr_cpus)
+		return 0;
+	if (event == t->ev_period) {
+		struct noise_period p = { .cpu = r->cpu };
+
+		for (int i = 0; i < 8; i++)
+			tep_read_number_field(t->f[i], r->data, &v[i]);
+		p.runtime = v[0];
+		p.noise = v[1];
+		p.max_sample = v[2];
+		p.hw = v[3];
+		p.nmi = v[4];
+		p.irq = v[5];
+		p.softirq = v[6];
+		p.thread = v[7];
+		t->last_period_noise[r->cpu] = p.noise;
+		noise_run_add_period(run, &p);
+	} else if (event == t->ev_sample && t->f_duration) {
+		tep_read_number_field(t->f_duration, r->data, &v[0]);
+		t->last_sample_ns[r->cpu] = v[0];
+	} else if (event == t->ev_print && t->f_buf) {
+		handle_print(run, t, r);
+	}
+	return 0;
+}
+
+static int tracer_collect(struct noise_run *run)
+{
+	struct tracer_priv *t = run->priv;
+
+	if (tracefs_iterate_raw_events(t->tep, t->main, NULL, 0, on_record, run) < 0 &&
+	    run->stop_requested < 2)
+		debug_msg("reading the trace buffers failed: %s", strerror(errno));
+	return 0;
+}
+
+static bool tracer_stopped(struct noise_run *run)
+{
+	struct tracer_priv *t = run->priv;
+
+	if (t->halted)
+		return false;
+	if (!t->kernel_stopped && tracefs_trace_is_on(t->main) == 1 &&
+	    (!t->rec || tracefs_trace_is_on(t->rec) == 1))
+		return false;
+	/* drain what the kernel wrote before it stopped: the verdict is in there */
+	tracer_collect(run);
+	run->stop_hit = true;
+	return true;
+}
+
+static void tracer_halt(struct noise_run *run)
+{
+	struct tracer_priv *t = run->priv;
+
+	if (!t)
+		return;
+	if (t->halted)
+		tracefs_iterate_stop(t->main);	/* a second signal: abandon the drain */
+	t->halted = 1;
+	set_on(t->main_on_fd, false);
+	set_on(t->rec_on_fd, false);
+}
+
+static int tracer_rearm(struct noise_run *run)
+{
+	struct tracer_priv *t = run->priv;
+
+	t->kernel_stopped = false;
+	run->stop_hit = false;
+	set_on(t->rec_on_fd, true);
+	set_on(t->main_on_fd, true);
+	return 0;
+}
+
+static int copy_to_file(const char *text, size_t len, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fwrite(text, 1, len, f) != len)
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+static int tracer_save_trace(struct noise_run *run, const char *path)
+{
+	struct tracer_priv *t = run->priv;
+	char *text;
+	int size = 0, ret;
+
+	if (!t->rec)
+		return -ENOENT;
+	printf("  Saving trace to %s\n", path);
+	text = tracefs_instance_file_read(t->rec, "trace", &size);
+	if (!text) {
+		err_msg("cannot read the trace: %s", strerror(errno));
+		return -EIO;
+	}
+	ret = copy_to_file(text, size, path);
+	free(text);
+	if (ret)
+		err_msg("cannot save the trace to %s: %s", path, strerror(-ret));
+	return ret;
+}
+
+/* hist: triggers keep their histogram in the event's hist file: save it before it goes. */
+static void save_hists(struct noise_run *run, struct tracer_priv *t)
+{
+	for (struct noise_event *ev = run->params->events; ev && t->rec; ev = ev->next) {
+		char path[256], *text;
+		int size = 0;
+
+		if (!ev->trigger || !ev->event || strncmp(ev->trigger, "hist:", 5))
+			continue;
+		snprintf(path, sizeof(path), "%s_%s_hist.txt", ev->system, ev->event);
+		printf("  Saving event %s:%s hist to %s\n", ev->system, ev->event, path);
+		text = tracefs_event_file_read(t->rec, ev->system, ev->event, "hist", &size);
+		if (!text || copy_to_file(text, size, path))
+			err_msg("cannot save the hist of %s:%s", ev->system, ev->event);
+		free(text);
+	}
+}
+
+static void destroy_instance(struct tracefs_instance **inst, int *on_fd)
+{
+	if (*on_fd >= 0)
+		close(*on_fd);
+	*on_fd = -1;
+	if (!*inst)
+		return;
+	tracefs_trace_off(*inst);
+	tracefs_instance_file_write(*inst, "current_tracer", "nop");
+	if (tracefs_instance_destroy(*inst))
+		err_msg("could not remove instance %s: %s", tracefs_instance_get_name(*inst),
+			strerror(errno));
+	tracefs_instance_free(*inst);
+	*inst = NULL;
+}
+
+static void tracer_teardown(struct noise_run *run)
+{
+	struct tracer_priv *t = run->priv;
+
+	if (!t)
+		return;
+	save_hists(run, t);
+	destroy_instance(&t->rec, &t->rec_on_fd);
+	destroy_instance(&t->main, &t->main_on_fd);
+	if (t->state_held)
+		osnoise_state_release(&t->state);
+	tep_free(t->tep);
+	free(t->last_sample_ns);
+	free(t->last_period_noise);
+	free(t);
+	run->priv = NULL;
+}
+
+const struct noise_backend noise_tracer_backend = {
+	.name = "tracer",
+	.setup = tracer_setup,
+	.enable = tracer_enable,
+	.collect = tracer_collect,
+	.stopped = tracer_stopped,
+	.halt = tracer_halt,
+	.rearm = tracer_rearm,
+	.save_trace = tracer_save_trace,
+	.teardown = tracer_teardown,
+};
