@@ -1,0 +1,178 @@
+# Every option of osnoise top and hwnoise, with the kernel state it produced read
+# back while the run is alive (from an --on-end shell action, which runs before
+# the settings are restored) and with its effect on the output.
+
+load /vm/lib/noise
+
+setup() {
+	default_settings
+	cd "$BATS_TEST_TMPDIR"
+}
+
+teardown() {
+	default_settings
+}
+
+# probe FILE...: an --on-end action that copies tracefs files into state.txt
+probe() {
+	local cmd="" f
+	for f in "$@"; do
+		cmd+="echo $f=\$(cat $T/$f); "
+	done
+	echo "shell,command=( $cmd ) > $BATS_TEST_TMPDIR/state.txt"
+}
+
+@test "hwnoise defaults: 750 ms of 1 s, threshold 0, all CPUs, IRQs disabled, workload on" {
+	run "$RTLA" hwnoise -d 1s -q --on-end "$(probe osnoise/runtime_us osnoise/period_us tracing_thresh osnoise/cpus osnoise/stop_tracing_us osnoise/stop_tracing_total_us osnoise/options)"
+	cat state.txt
+	[ "$status" -eq 0 ]
+	grep -qx 'osnoise/runtime_us=750000' state.txt
+	grep -qx 'osnoise/period_us=1000000' state.txt
+	grep -qx 'tracing_thresh=0' state.txt
+	grep -qx 'osnoise/cpus=0-1' state.txt
+	grep -qx 'osnoise/stop_tracing_us=0' state.txt
+	grep -q 'options=.* OSNOISE_WORKLOAD .*OSNOISE_IRQ_DISABLE' state.txt
+	grep -vq 'NO_OSNOISE_IRQ_DISABLE' state.txt
+}
+
+@test "osnoise top defaults: 1 s of 1 s, IRQs enabled" {
+	echo OSNOISE_IRQ_DISABLE >$T/osnoise/options
+	run "$RTLA" osnoise top -c 0 -d 1s -q --on-end "$(probe osnoise/runtime_us osnoise/period_us osnoise/options)"
+	cat state.txt
+	[ "$status" -eq 0 ]
+	grep -qx 'osnoise/runtime_us=1000000' state.txt
+	grep -qx 'osnoise/period_us=1000000' state.txt
+	grep -q 'NO_OSNOISE_IRQ_DISABLE' state.txt
+}
+
+@test "-p -r -T -c -s -S are written to the kernel" {
+	run "$RTLA" osnoise top -p 200000 -r 100000 -T 3 -c 1 -s 900000 -S 950000 -d 1s -q \
+		--on-end "$(probe osnoise/runtime_us osnoise/period_us tracing_thresh osnoise/cpus osnoise/stop_tracing_us osnoise/stop_tracing_total_us)"
+	cat state.txt
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx 'osnoise/runtime_us=100000' state.txt
+	grep -qx 'osnoise/period_us=200000' state.txt
+	grep -qx 'tracing_thresh=3' state.txt
+	grep -qx 'osnoise/cpus=1' state.txt
+	grep -qx 'osnoise/stop_tracing_us=900000' state.txt
+	grep -qx 'osnoise/stop_tracing_total_us=950000' state.txt
+	[[ ${lines[3]} == "  1 #"* ]]
+	[ "${#lines[@]}" -eq 4 ]
+}
+
+@test "-P f:10 sets SCHED_FIFO 10 on the osnoise threads" {
+	run "$RTLA" osnoise top -c 1 -P f:10 -d 1s -q --on-end \
+		"shell,command=cut -d' ' -f18,41 /proc/\$(grep -l '^osnoise/1\$' /proc/[0-9]*/comm | cut -d/ -f3)/stat > $BATS_TEST_TMPDIR/sched.txt"
+	echo "$output"; cat sched.txt
+	[ "$status" -eq 0 ]
+	# field 18 is the kernel priority (-1 - rt_priority), 41 the policy (1 = FIFO)
+	[ "$(cat sched.txt)" = "-11 1" ]
+}
+
+@test "-P o:5 sets nice 5 on the osnoise threads" {
+	run "$RTLA" hwnoise -c 1 -P o:5 -d 1s -q --on-end \
+		"shell,command=cut -d' ' -f19,41 /proc/\$(grep -l '^osnoise/1\$' /proc/[0-9]*/comm | cut -d/ -f3)/stat > $BATS_TEST_TMPDIR/sched.txt"
+	cat sched.txt
+	[ "$status" -eq 0 ]
+	[ "$(cat sched.txt)" = "5 0" ]
+}
+
+@test "-C moves the osnoise threads into the named cgroup; -C alone into rtla's" {
+	mkdir -p /sys/fs/cgroup/rtla-test
+	run "$RTLA" osnoise top -c 1 -C rtla-test -d 1s -q --on-end \
+		"shell,command=cat /proc/\$(grep -l '^osnoise/1\$' /proc/[0-9]*/comm | cut -d/ -f3)/cgroup > $BATS_TEST_TMPDIR/cg.txt"
+	echo "$output"; cat cg.txt
+	[ "$status" -eq 0 ]
+	[ "$(cat cg.txt)" = "0::/rtla-test" ]
+	rmdir /sys/fs/cgroup/rtla-test
+}
+
+@test "-H pins rtla itself; without it, -c moves rtla off the measured CPUs" {
+	run "$RTLA" hwnoise -c 1 -H 0 -d 1s -q --on-end \
+		"shell,command=grep Cpus_allowed_list /proc/\$PPID/status > $BATS_TEST_TMPDIR/aff.txt"
+	cat aff.txt
+	[ "$status" -eq 0 ]
+	grep -q 'Cpus_allowed_list:[[:space:]]*0$' aff.txt
+	run "$RTLA" hwnoise -c 0 -d 1s -q --on-end \
+		"shell,command=grep Cpus_allowed_list /proc/\$PPID/status > $BATS_TEST_TMPDIR/aff.txt"
+	cat aff.txt
+	grep -q 'Cpus_allowed_list:[[:space:]]*1$' aff.txt
+}
+
+@test "-t with -s saves the trace when the stop hits" {
+	run "$RTLA" osnoise top -c 1 -T 1 -s 1 -t mytrace.txt -d 20s -q
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[[ $output == *"  Saving trace to mytrace.txt"* ]]
+	grep -q 'osnoise' mytrace.txt
+}
+
+@test "-t takes its file as -t FILE, -t=FILE, --trace=FILE; -t alone uses osnoise_trace.txt" {
+	for form in "-t a.txt" "-t=b.txt" "--trace=c.txt" "--trace d.txt" "-t"; do
+		run "$RTLA" osnoise top -c 1 -T 1 -s 1 $form -d 20s -q
+		[ "$status" -eq 2 ]
+	done
+	[ -s a.txt ] && [ -s b.txt ] && [ -s c.txt ] && [ -s d.txt ] && [ -s osnoise_trace.txt ]
+}
+
+@test "-a sets the stop, a 1 us threshold and the trace file" {
+	run "$RTLA" osnoise top -c 1 -a 1 -d 20s -q
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[[ $output == *"  Saving trace to osnoise_trace.txt"* ]]
+	[ -s osnoise_trace.txt ]
+}
+
+@test "-e with --filter and a hist --trigger: the event is traced and its hist saved" {
+	run "$RTLA" osnoise top -c 1 -e osnoise:sample_threshold --filter 'duration > 0' \
+		--trigger 'hist:keys=cpu' -e sched:sched_switch -d 2s -q --on-end \
+		"shell,command=cat $T/instances/rtla_osnoise_trace_*/events/osnoise/sample_threshold/filter > $BATS_TEST_TMPDIR/filter.txt"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q 'duration > 0' filter.txt
+	[[ $output == *"  Saving event osnoise:sample_threshold hist to osnoise_sample_threshold_hist.txt"* ]]
+	grep -q 'hitcount' osnoise_sample_threshold_hist.txt
+}
+
+@test "--trace-buffer-size sets the record instance's buffer; --warm-up delays collection" {
+	run "$RTLA" hwnoise -c 1 -t --trace-buffer-size 1024 --warm-up 1 -d 2s -q --on-end \
+		"shell,command=cat $T/instances/rtla_osnoise_trace_*/buffer_size_kb > $BATS_TEST_TMPDIR/buf.txt"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(cat buf.txt)" = 1024 ]
+	[[ ${lines[3]} =~ $HW_ROW ]]
+}
+
+@test "--on-threshold signal,num=N,pid=parent signals rtla's parent" {
+	got=0
+	trap 'got=1' USR1
+	"$RTLA" osnoise top -c 1 -T 1 -s 1 -d 20s -q --on-threshold signal,num=10,pid=parent >/dev/null
+	status=$?
+	trap - USR1
+	[ "$status" -eq 2 ]
+	[ "$got" -eq 1 ]
+}
+
+@test "--on-threshold continue keeps measuring after a stop; --on-end runs once" {
+	run "$RTLA" osnoise top -c 1 -T 1 -s 1 -d 4s -q \
+		--on-threshold "shell,command=echo hit >> $BATS_TEST_TMPDIR/hits.txt" \
+		--on-threshold continue --on-end "shell,command=echo end >> $BATS_TEST_TMPDIR/end.txt"
+	echo "$output"
+	cat hits.txt
+	[ "$(wc -l <hits.txt)" -ge 2 ]
+	[ "$(wc -l <end.txt)" -eq 1 ]
+}
+
+@test "a failing action stops the chain" {
+	run "$RTLA" osnoise top -c 1 -T 1 -s 1 -d 20s -q --on-threshold "shell,command=false" \
+		--on-threshold "shell,command=touch $BATS_TEST_TMPDIR/never"
+	[ "$status" -eq 2 ]
+	[ ! -e never ]
+}
+
+@test "-D prints debug messages" {
+	run "$RTLA" hwnoise -c 1 -d 1s -q -D
+	[ "$status" -eq 0 ]
+	[[ $output == *"debug:"* ]]
+}

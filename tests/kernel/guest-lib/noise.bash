@@ -1,0 +1,64 @@
+# Helpers of the guest tests of osnoise top and hwnoise (loaded with
+# `load /vm/lib/noise`): kernel-state snapshots and upstream's table format.
+# shellcheck shell=bash
+
+T=/sys/kernel/tracing
+
+# Every setting an osnoise run may touch, and the instances that exist.
+snapshot() {
+	local f
+	for f in osnoise/cpus osnoise/runtime_us osnoise/period_us osnoise/stop_tracing_us \
+		osnoise/stop_tracing_total_us osnoise/options tracing_thresh current_tracer tracing_on; do
+		[ -e "$T/$f" ] && echo "$f=$(cat "$T/$f")"
+	done
+	echo "instances=$(ls "$T/instances" | tr '\n' ' ')"
+	echo "osnoise-threads=$(grep -l '^osnoise/' /proc/[0-9]*/comm 2>/dev/null | wc -l)"
+}
+
+# Settings that differ from the kernel defaults, so that a run which "restores"
+# to the defaults instead of to what it found is caught.
+unusual_settings() {
+	echo 2000000 >"$T/osnoise/period_us"
+	echo 900000 >"$T/osnoise/runtime_us"
+	echo 7 >"$T/tracing_thresh"
+	echo 0 >"$T/osnoise/cpus"
+	if [ -e "$T/osnoise/options" ]; then
+		echo NO_OSNOISE_WORKLOAD >"$T/osnoise/options"
+	fi
+}
+
+default_settings() {
+	echo 1000000 >"$T/osnoise/runtime_us"
+	echo 1000000 >"$T/osnoise/period_us"
+	echo 0 >"$T/tracing_thresh"
+	echo 0 >"$T/osnoise/stop_tracing_us"
+	echo 0 >"$T/osnoise/stop_tracing_total_us"
+	echo "$(cat /sys/devices/system/cpu/possible)" >"$T/osnoise/cpus"
+	if [ -e "$T/osnoise/options" ]; then
+		echo OSNOISE_WORKLOAD >"$T/osnoise/options"
+		echo NO_OSNOISE_IRQ_DISABLE >"$T/osnoise/options"
+	fi
+	echo nop >"$T/current_tracer"
+	rm -f /run/rtla/osnoise.state
+}
+
+# assert_state_unchanged BEFORE: the snapshot now equals BEFORE
+assert_state_unchanged() {
+	local after
+	after=$(snapshot)
+	if [ "$1" != "$after" ]; then
+		echo "kernel state changed:"
+		diff <(echo "$1") <(echo "$after") || true
+		return 1
+	fi
+}
+
+# One row of upstream's table: CPU, #periods, runtime, noise, % avail, max noise,
+# max single, HW, NMI (hwnoise, with a trailing space) or + IRQ, Softirq, Thread.
+HW_ROW='^ {0,2}[0-9]+ #[0-9]+ +[0-9]+ +[0-9]+ +[0-9]{1,3}\.[0-9]{5} +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ $'
+OS_ROW='^ {0,2}[0-9]+ #[0-9]+ +[0-9]+ +[0-9]+ +[0-9]{1,3}\.[0-9]{5} +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+$'
+
+# The pid of the kernel thread osnoise/CPU.
+osnoise_thread() {
+	grep -l "^osnoise/$1\$" /proc/[0-9]*/comm 2>/dev/null | head -1 | cut -d/ -f3
+}
