@@ -21,6 +21,8 @@
 const struct rtla_command rtla_commands[] = {
 	{ "osnoise", cmd_osnoise, "per-CPU operating system noise (osnoise top)", CMD_LIVE_ONLY },
 	{ "hwnoise", cmd_hwnoise, "per-CPU hardware-related noise, with interrupts disabled", CMD_LIVE_ONLY },
+	{ "dhry", cmd_dhry, "Dhrystone 2.1 on every chosen CPU: DMIPS, DMIPS/MHz, slow cores",
+	  CMD_LIVE_ONLY },
 	{ "help", cmd_help, "show the help of a command", 0 },
 	{ NULL },
 };

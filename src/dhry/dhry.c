@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rtla dhry - Dhrystone 2.1 on every chosen CPU.
+ *
+ * Options in, a per-CPU table (or a JSON record) out: Dhrystones per second,
+ * DMIPS, DMIPS/MHz where the clock is known, the check of the benchmark's
+ * final values, and each CPU against the median so that a core running at
+ * the wrong clock stands out during bring-up.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "json.h"
+#include "msg.h"
+#include "output.h"
+#include "parse.h"
+#include "sysroot.h"
+
+#include "dhry.h"
+#include "runner.h"
+
+#define DHRY_VAX		1757	/* Dhrystones/s of the VAX 11/780, the "1 MIPS" machine */
+#define DEFAULT_SECONDS		2	/* as the kernel's test_dhry: shorter runs are not meaningful */
+#define MAX_SECONDS		86400
+#define DEFAULT_THRESHOLD	10	/* percent below the median */
+
+enum {
+	COL_CPU, COL_ITERATIONS, COL_SECONDS, COL_DPS, COL_DMIPS, COL_MHZ, COL_DMIPS_MHZ,
+	COL_CLOCK, COL_CHECK, COL_RATIO, COL_SLOW,
+};
+
+static const struct out_column columns[] = {
+	[COL_CPU]	 = { "CPU", "cpu", OUT_NUM, 3, OUT_RIGHT, "CPU number" },
+	[COL_ITERATIONS] = { "ITERATIONS", "iterations", OUT_NUM, 10, OUT_RIGHT,
+			     "measured runs through Dhrystone" },
+	[COL_SECONDS]	 = { "SECONDS", "seconds", OUT_NUM, 7, OUT_RIGHT, "time of the measured runs" },
+	[COL_DPS]	 = { "DHRY/S", "dhrystones_per_second", OUT_NUM, 10, OUT_RIGHT,
+			     "Dhrystones per second" },
+	[COL_DMIPS]	 = { "DMIPS", "dmips", OUT_NUM, 8, OUT_RIGHT, "Dhrystones per second / 1757" },
+	[COL_MHZ]	 = { "MHZ", "mhz", OUT_NUM, 5, OUT_RIGHT, "CPU clock during the run (see CLOCK)" },
+	[COL_DMIPS_MHZ]	 = { "DMIPS/MHZ", "dmips_per_mhz", OUT_NUM, 9, OUT_RIGHT, "DMIPS per MHz" },
+	[COL_CLOCK]	 = { "CLOCK", "clock", OUT_STR, 7, 0,
+			     "where MHZ comes from: perf (cycles counted), cpufreq or none" },
+	[COL_CHECK]	 = { "CHECK", "check", OUT_STR, 6, 0,
+			     "final values: OK, FAILED (wrong: no score) or ERROR" },
+	[COL_RATIO]	 = { "RATIO", "ratio", OUT_NUM, 5, OUT_RIGHT, "Dhrystones/s over the median CPU's" },
+	[COL_SLOW]	 = { "SLOW", "slow", OUT_BOOL, 4, 0, "slower than the median by more than -t" },
+};
+#define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
+#define DEFAULT_COLUMNS	"CPU,ITERATIONS,SECONDS,DHRY/S,DMIPS,MHZ,DMIPS/MHZ,CLOCK,CHECK,RATIO,SLOW"
+
+enum { OPT_JSON = 256 };
+
+struct dhry_cmd {
+	struct dhry_opts run;
+	struct out_opts out;
+	long long threshold;
+	const char *json_path;
+	const char *cpu_arg;
+	bool parallel;
+};
+
+/* What the table and the record show for one CPU, derived from its result. */
+struct score {
+	bool ok;
+	double seconds;
+	double dps;
+	double dmips;
+	double ratio;
+	bool slow;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: rtla dhry [-c CPUS] [-i ITERATIONS | -d TIME] [-p | -s] [-t PCT]\n"
+		"                 [--json FILE] [-J | -r] [-n] [-o COLUMNS]\n\n"
+		"Dhrystone 2.1 on every chosen CPU: Dhrystones per second, DMIPS (/%d),\n"
+		"DMIPS/MHz where the clock is known, the check of the benchmark's final values\n"
+		"(a run with a wrong value is FAILED and has no score), and each CPU against\n"
+		"the median CPU.\n\n"
+		"  -c, --cpus CPUS        CPUs to measure (default: every online CPU)\n"
+		"  -i, --iterations N     exactly N runs through Dhrystone on each CPU\n"
+		"                         (1-%d)\n"
+		"  -d, --duration TIME    calibrate so that each CPU runs at least TIME\n"
+		"                         (default %ds; s, m, h suffixes)\n"
+		"  -p, --parallel         all CPUs at once, started together (default)\n"
+		"  -s, --sequential       one CPU at a time: no interference between SMT\n"
+		"                         siblings or shared caches\n"
+		"  -t, --threshold PCT    flag CPUs slower than the median by more than PCT %%\n"
+		"                         (default %d)\n"
+		"      --json FILE        write the run as a JSON record to FILE (\"-\": stdout,\n"
+		"                         instead of the table)\n"
+		"  -h, --help             show this help\n",
+		DHRY_VAX, DHRY_RUNS_MAX, DEFAULT_SECONDS, DEFAULT_THRESHOLD);
+	out_usage(f, columns, NCOLUMNS);
+	fprintf(f, "\nBenchmark built with %s: %s\n", dhry_compiler, dhry_cflags);
+}
+
+static int parse_args(int argc, char **argv, struct dhry_cmd *c, bool *help)
+{
+	static const struct option long_opts[] = {
+		{ "cpus",	required_argument,	NULL, 'c' },
+		{ "iterations",	required_argument,	NULL, 'i' },
+		{ "duration",	required_argument,	NULL, 'd' },
+		{ "parallel",	no_argument,		NULL, 'p' },
+		{ "sequential",	no_argument,		NULL, 's' },
+		{ "threshold",	required_argument,	NULL, 't' },
+		/* before OUT_LONG_OPTS: --json takes a file here, -J prints the table as JSON */
+		{ "json",	required_argument,	NULL, OPT_JSON },
+		{ "help",	no_argument,		NULL, 'h' },
+		OUT_LONG_OPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	char err[PARSE_ERR_MAX];
+	bool duration = false;
+	int opt;
+
+	opterr = 0;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, ":c:i:d:pst:h" OUT_SHORT_OPTS, long_opts, NULL)) != -1) {
+		if (out_parse_opt(opt, optarg, &c->out))
+			continue;
+		switch (opt) {
+		case 'c':
+			c->cpu_arg = optarg;
+			break;
+		case 'i':
+			if (parse_llong(optarg, 1, DHRY_RUNS_MAX, &c->run.iterations, err)) {
+				err_msg("-i: %s", err);
+				return -EINVAL;
+			}
+			break;
+		case 'd':
+			if (parse_duration(optarg, &c->run.seconds, err)) {
+				err_msg("-d: %s", err);
+				return -EINVAL;
+			}
+			if (c->run.seconds > MAX_SECONDS) {
+				err_msg("-d: '%s' is too long (at most 1d per CPU)", optarg);
+				return -EINVAL;
+			}
+			duration = true;
+			break;
+		case 'p':
+			c->parallel = true;
+			break;
+		case 's':
+			c->run.sequential = true;
+			break;
+		case 't':
+			if (parse_llong(optarg, 0, 100, &c->threshold, err)) {
+				err_msg("-t: %s", err);
+				return -EINVAL;
+			}
+			break;
+		case OPT_JSON:
+			c->json_path = optarg;
+			break;
+		case 'h':
+			*help = true;
+			return 0;
+		case ':':
+			err_msg("option '%s' needs a value; see 'rtla dhry --help'", argv[optind - 1]);
+			return -EINVAL;
+		default:
+			err_msg("unknown option '%s'; see 'rtla dhry --help'", argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		err_msg("unexpected argument '%s'; see 'rtla dhry --help'", argv[optind]);
+		return -EINVAL;
+	}
+	if (c->run.iterations && duration) {
+		err_msg("-i and -d exclude each other: give a count or a time");
+		return -EINVAL;
+	}
+	if (c->parallel && c->run.sequential) {
+		err_msg("--parallel and --sequential exclude each other");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The CPUs to run on: -c's list, each online and allowed, or all such CPUs. */
+static int choose_cpus(const char *arg, cpu_set_t *set)
+{
+	cpu_set_t online, allowed;
+	char err[PARSE_ERR_MAX], list[256];
+	int ret;
+
+	ret = sysroot_online_cpus(&online);
+	if (ret <= 0) {
+		err_msg("cannot read the online CPUs: %s", strerror(ret ? -ret : ENOENT));
+		return -EINVAL;
+	}
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		allowed = online;
+	if (!arg) {
+		CPU_AND(set, &online, &allowed);
+		if (!CPU_COUNT(set)) {
+			err_msg("no online CPU is in this process's affinity mask");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (parse_cpu_list(arg, sysroot_nr_cpus(), set, err)) {
+		err_msg("-c: %s", err);
+		return -EINVAL;
+	}
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, set))
+			continue;
+		if (!CPU_ISSET(cpu, &online)) {
+			err_msg("-c: CPU %d is not online (online: %s)", cpu,
+				cpu_list_format(&online, CPU_SETSIZE, list, sizeof(list)));
+			return -EINVAL;
+		}
+		if (!CPU_ISSET(cpu, &allowed)) {
+			err_msg("-c: CPU %d is outside this process's affinity (%s)", cpu,
+				cpu_list_format(&allowed, CPU_SETSIZE, list, sizeof(list)));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Scores, ratios to the median and the slow flags; returns the median (0: none). */
+static double score_all(const struct dhry_result *res, int n, long long threshold,
+			struct score *sc)
+{
+	double *dps = calloc(n, sizeof(*dps)), median = 0;
+	int ok = 0;
+
+	for (int i = 0; i < n; i++) {
+		sc[i] = (struct score){ 0 };
+		if (res[i].error || res[i].failed || !res[i].ns)
+			continue;
+		sc[i].ok = true;
+		sc[i].seconds = res[i].ns / 1e9;
+		sc[i].dps = res[i].iterations / sc[i].seconds;
+		sc[i].dmips = sc[i].dps / DHRY_VAX;
+		if (dps)
+			dps[ok++] = sc[i].dps;
+	}
+	if (ok) {
+		qsort(dps, ok, sizeof(*dps), cmp_double);
+		median = ok % 2 ? dps[ok / 2] : (dps[ok / 2 - 1] + dps[ok / 2]) / 2;
+	}
+	free(dps);
+	for (int i = 0; i < n && median > 0; i++) {
+		if (!sc[i].ok)
+			continue;
+		sc[i].ratio = sc[i].dps / median;
+		sc[i].slow = sc[i].ratio < 1.0 - threshold / 100.0;
+	}
+	return median;
+}
+
+static const char *check_name(const struct dhry_result *r)
+{
+	return r->error ? "ERROR" : r->failed ? "FAILED" : "OK";
+}
+
+static int print_table(struct out_table *t, const struct dhry_result *res,
+		       const struct score *sc, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct dhry_result *r = &res[i];
+		struct out_row *row = out_row_add(t);
+
+		if (!row)
+			return -ENOMEM;
+		out_set_u64(row, COL_CPU, r->cpu);
+		out_set_str(row, COL_CHECK, check_name(r));
+		out_set_str(row, COL_CLOCK, dhry_clock_name(r->clock));
+		/* a wrong run has no score: its cells stay empty (null in JSON) */
+		if (!sc[i].ok)
+			continue;
+		out_set_u64(row, COL_ITERATIONS, r->iterations);
+		out_set_fmt(row, COL_SECONDS, "%.3f", sc[i].seconds);
+		out_set_fmt(row, COL_DPS, "%.0f", sc[i].dps);
+		out_set_fmt(row, COL_DMIPS, "%.1f", sc[i].dmips);
+		if (r->clock != DHRY_CLOCK_NONE) {
+			out_set_fmt(row, COL_MHZ, "%.0f", r->mhz);
+			out_set_fmt(row, COL_DMIPS_MHZ, "%.3f", sc[i].dmips / r->mhz);
+		}
+		out_set_fmt(row, COL_RATIO, "%.3f", sc[i].ratio);
+		out_set_bool(row, COL_SLOW, sc[i].slow);
+	}
+	return out_table_print(t);
+}
+
+static const char *verdict(const struct dhry_result *res, const struct score *sc, int n)
+{
+	const char *v = "passed";
+
+	for (int i = 0; i < n; i++) {
+		if (res[i].error || res[i].failed)
+			return "failed";
+		if (sc[i].slow)
+			v = "slow";
+	}
+	return v;
+}
+
+static void write_record(struct json *j, const struct dhry_cmd *c, const struct dhry_result *res,
+			 const struct score *sc, int n, double median)
+{
+	double total = 0;
+
+	json_object_begin(j, NULL);
+	json_str(j, "command", "dhry");
+	json_str(j, "version", RTLA_VERSION);
+	json_str(j, "benchmark", "Dhrystone 2.1");
+	json_str(j, "compiler", dhry_compiler);
+	json_str(j, "cflags", dhry_cflags);
+	json_str(j, "mode", c->run.sequential ? "sequential" : "parallel");
+	if (c->run.iterations)
+		json_i64(j, "iterations", c->run.iterations);
+	else
+		json_null(j, "iterations");
+	if (c->run.iterations)
+		json_null(j, "min_seconds");
+	else
+		json_i64(j, "min_seconds", c->run.seconds);
+	json_i64(j, "threshold_percent", c->threshold);
+	json_i64(j, "vax_dhrystones_per_second", DHRY_VAX);
+
+	json_array_begin(j, "cpus");
+	for (int i = 0; i < n; i++) {
+		const struct dhry_result *r = &res[i];
+		bool clock = sc[i].ok && r->clock != DHRY_CLOCK_NONE;
+
+		json_object_begin(j, NULL);
+		json_i64(j, "cpu", r->cpu);
+		json_str(j, "check", check_name(r));
+		json_str(j, "error", r->why[0] ? r->why : NULL);
+		if (sc[i].ok) {
+			json_u64(j, "iterations", r->iterations);
+			json_double(j, "seconds", sc[i].seconds, 6);
+			json_double(j, "dhrystones_per_second", sc[i].dps, 0);
+			json_double(j, "dmips", sc[i].dmips, 2);
+			json_double(j, "ratio", sc[i].ratio, 4);
+			json_bool(j, "slow", sc[i].slow);
+			total += sc[i].dps;
+		} else {
+			json_null(j, "iterations");
+			json_null(j, "seconds");
+			json_null(j, "dhrystones_per_second");
+			json_null(j, "dmips");
+			json_null(j, "ratio");
+			json_null(j, "slow");
+		}
+		json_str(j, "clock", dhry_clock_name(r->clock));
+		json_double(j, "mhz", clock ? r->mhz : NAN, 1);
+		json_double(j, "dmips_per_mhz", clock ? sc[i].dmips / r->mhz : NAN, 4);
+		json_object_end(j);
+	}
+	json_array_end(j);
+
+	json_double(j, "median_dmips", median > 0 ? median / DHRY_VAX : NAN, 2);
+	json_double(j, "total_dhrystones_per_second", total, 0);
+	json_double(j, "total_dmips", total / DHRY_VAX, 2);
+	json_array_begin(j, "slow_cpus");
+	for (int i = 0; i < n; i++)
+		if (sc[i].slow)
+			json_i64(j, NULL, res[i].cpu);
+	json_array_end(j);
+	json_array_begin(j, "failed_cpus");
+	for (int i = 0; i < n; i++)
+		if (!sc[i].ok)
+			json_i64(j, NULL, res[i].cpu);
+	json_array_end(j);
+	json_str(j, "result", verdict(res, sc, n));
+	json_object_end(j);
+}
+
+/* One line per CPU that needs attention, and one about runs too short to mean much. */
+static void report(const struct dhry_cmd *c, const struct dhry_result *res,
+		   const struct score *sc, int n)
+{
+	double shortest = 0;
+	int shortest_cpu = -1;
+
+	for (int i = 0; i < n; i++) {
+		if (res[i].error)
+			err_msg("CPU %d: %s", res[i].cpu, res[i].why);
+		else if (res[i].failed)
+			err_msg("CPU %d: FAILED: %s", res[i].cpu, res[i].why);
+		else if (sc[i].slow)
+			warn_msg("CPU %d is %.1f %% slower than the median CPU", res[i].cpu,
+				 (1 - sc[i].ratio) * 100);
+		if (sc[i].ok && (shortest_cpu < 0 || sc[i].seconds < shortest)) {
+			shortest = sc[i].seconds;
+			shortest_cpu = res[i].cpu;
+		}
+	}
+	if (c->run.iterations && shortest_cpu >= 0 && shortest < DEFAULT_SECONDS)
+		warn_msg("CPU %d ran %.3f s: runs under %d s are not meaningful; raise -i or drop it",
+			 shortest_cpu, shortest, DEFAULT_SECONDS);
+}
+
+static int write_json_file(const struct dhry_cmd *c, FILE *f, const struct dhry_result *res,
+			   const struct score *sc, int n, double median)
+{
+	struct json j;
+	int ret;
+
+	json_init(&j, f);
+	write_record(&j, c, res, sc, n, median);
+	ret = json_close_file(f);
+	if (ret)
+		err_msg("--json %s: %s", c->json_path, strerror(-ret));
+	return ret;
+}
+
+int cmd_dhry(int argc, char **argv)
+{
+	struct dhry_cmd c = {
+		.run.seconds = DEFAULT_SECONDS,
+		.run.fault_cpu = -1,
+		.threshold = DEFAULT_THRESHOLD,
+	};
+	const char *fault = getenv("RTLA_DHRY_FAULT_CPU");
+	char err[PARSE_ERR_MAX];
+	struct dhry_result *res = NULL;
+	struct out_table *t = NULL;
+	struct score *sc = NULL;
+	bool help = false, to_stdout;
+	int n, ret = EXIT_ERROR;
+	FILE *jf = NULL;
+	double median;
+
+	msg_set_prefix("dhry: ");
+	if (parse_args(argc, argv, &c, &help))
+		return EXIT_ERROR;
+	if (help) {
+		usage(stdout);
+		return EXIT_PASSED;
+	}
+	if (choose_cpus(c.cpu_arg, &c.run.cpus))
+		return EXIT_ERROR;
+	to_stdout = c.json_path && !strcmp(c.json_path, "-");
+	/* a bad -o or an unwritable --json file must fail before minutes of benchmark */
+	if (!to_stdout && out_table_new(&t, "cpus", columns, NCOLUMNS, DEFAULT_COLUMNS, &c.out, err)) {
+		err_msg("-o: %s", err);
+		return EXIT_ERROR;
+	}
+	if (c.json_path) {
+		jf = json_open_file(c.json_path);
+		if (!jf) {
+			err_msg("--json %s: %s", c.json_path, strerror(errno));
+			goto out;
+		}
+	}
+	c.run.progress = isatty(STDERR_FILENO);
+	/* the tests' way to see a wrong final value reported as such */
+	if (fault && *fault)
+		c.run.fault_cpu = atoi(fault);
+
+	n = CPU_COUNT(&c.run.cpus);
+	res = calloc(n, sizeof(*res));
+	sc = calloc(n, sizeof(*sc));
+	if (!res || !sc) {
+		err_msg("%s", strerror(ENOMEM));
+		goto out;
+	}
+	n = dhry_measure(&c.run, res, n);
+	if (n < 0) {
+		err_msg("%s", strerror(-n));
+		goto out;
+	}
+	median = score_all(res, n, c.threshold, sc);
+
+	ret = strcmp(verdict(res, sc, n), "failed") ? EXIT_PASSED : EXIT_ERROR;
+	if (t) {
+		int err_print = print_table(t, res, sc, n);
+
+		if (err_print) {
+			err_msg("write error: %s", strerror(-err_print));
+			ret = EXIT_ERROR;
+		}
+	}
+	if (jf) {
+		if (write_json_file(&c, jf, res, sc, n, median))
+			ret = EXIT_ERROR;
+		jf = NULL;
+	}
+	report(&c, res, sc, n);
+out:
+	if (jf)
+		json_close_file(jf);
+	out_table_free(t);
+	free(res);
+	free(sc);
+	return ret;
+}

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * runner - one pinned thread per CPU running Dhrystone.
+ *
+ * A group of workers (all CPUs in parallel, or one CPU in sequential mode)
+ * meets twice: once every thread is pinned, so that calibration runs under
+ * the load of the measurement, and again before the measured runs, so that
+ * those start together. The main thread only waits, samples cpufreq and
+ * draws the progress line; it wakes a few times a second.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dhry.h"
+#include "runner.h"
+#include "sysroot.h"
+
+#define NSEC_PER_SEC		1000000000ull
+#define CALIBRATE_NS		(20 * 1000000ull)	/* long enough to time, short enough to pay */
+#define CALIBRATE_FIRST		1000
+#define TICK_NS			(200 * 1000000ull)	/* main thread: progress and cpufreq */
+#define MARGIN			1.02	/* aim a little past the target: one batch is enough */
+
+enum phase { PHASE_WAITING, PHASE_CALIBRATING, PHASE_MEASURING, PHASE_DONE };
+
+/* A meeting point whose size is known only once every thread was created. */
+struct gate {
+	int arrived;
+	int expected;		/* -1 until the main thread knows */
+};
+
+struct group {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;	/* gates and "a worker is done" */
+	struct gate ready, go;
+	int done;
+};
+
+struct worker {
+	pthread_t thread;
+	bool thread_started;
+	struct group *group;
+	const struct dhry_opts *opts;
+	struct dhry_result *res;
+	int perf_fd;
+	long long own_khz;		/* cpufreq read by the worker after calibrating */
+	double khz_sum;			/* cpufreq samples taken by the main thread */
+	int khz_samples;
+	_Atomic int phase;
+	_Atomic uint64_t start_ns;	/* when the measured runs began */
+};
+
+struct perf_count {
+	uint64_t value, enabled, running;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+const char *dhry_clock_name(enum dhry_clock clock)
+{
+	switch (clock) {
+	case DHRY_CLOCK_PERF: return "perf";
+	case DHRY_CLOCK_CPUFREQ: return "cpufreq";
+	default: return "none";
+	}
+}
+
+static bool gate_open(const struct gate *g)
+{
+	return g->expected >= 0 && g->arrived >= g->expected;
+}
+
+static void gate_wait(struct group *gr, struct gate *g)
+{
+	pthread_mutex_lock(&gr->lock);
+	g->arrived++;
+	if (gate_open(g))
+		pthread_cond_broadcast(&gr->cond);
+	while (!gate_open(g))
+		pthread_cond_wait(&gr->cond, &gr->lock);
+	pthread_mutex_unlock(&gr->lock);
+}
+
+/* Cycles of this thread; the kernel part too when allowed, else user only. */
+static int perf_open_cycles(void)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(a),
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.exclude_hv = 1,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
+	};
+	int fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0 && errno == EACCES) {
+		a.exclude_kernel = 1;
+		fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	return fd;
+}
+
+static bool perf_read(int fd, struct perf_count *c)
+{
+	return fd >= 0 && read(fd, c, sizeof(*c)) == sizeof(*c);
+}
+
+/* Cycles between two reads, scaled up if the PMU was shared; 0 if unknown. */
+static double perf_cycles(const struct perf_count *a, const struct perf_count *b)
+{
+	uint64_t enabled = b->enabled - a->enabled, running = b->running - a->running;
+
+	if (!running || b->value <= a->value)
+		return 0;
+	return (double)(b->value - a->value) * enabled / running;
+}
+
+static long long cpufreq_khz(int cpu)
+{
+	char path[96];
+	long long khz;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
+	return sysroot_read_ll(path, &khz) ? 0 : khz;
+}
+
+/* One checked run of the benchmark. 0, or -1 with the result marked. */
+static int run_batch(struct worker *w, int runs, uint64_t *ns)
+{
+	struct dhry_final fin;
+	int ret = dhry_run(runs, &fin, ns);
+
+	if (ret) {
+		w->res->error = ret;
+		snprintf(w->res->why, sizeof(w->res->why), "%s", strerror(-ret));
+		return -1;
+	}
+	if (w->opts->fault_cpu == w->res->cpu)
+		fin.int_glob++;
+	if (dhry_check(&fin, runs, w->res->why, sizeof(w->res->why))) {
+		w->res->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* Grow the count tenfold until a run is long enough to time; runs per second. */
+static int calibrate(struct worker *w, double *rate)
+{
+	int runs = CALIBRATE_FIRST;
+	uint64_t ns;
+
+	for (;;) {
+		if (run_batch(w, runs, &ns))
+			return -1;
+		if (ns >= CALIBRATE_NS || runs > DHRY_RUNS_MAX / 10)
+			break;
+		runs *= 10;
+	}
+	*rate = (double)runs * NSEC_PER_SEC / (ns ? ns : 1);
+	return 0;
+}
+
+/*
+ * The measured runs: exactly opts->iterations, or batches sized from the
+ * calibrated rate until opts->seconds have passed. Each batch is a complete
+ * run of the benchmark with its own check; the score is their sum.
+ */
+static void measure(struct worker *w, double rate)
+{
+	const struct dhry_opts *o = w->opts;
+	struct dhry_result *res = w->res;
+	uint64_t target = o->seconds * NSEC_PER_SEC, begin, end, ns;
+	struct perf_count c0, c1;
+	bool counted = perf_read(w->perf_fd, &c0);
+
+	begin = now_ns();
+	atomic_store(&w->start_ns, begin);
+	atomic_store(&w->phase, PHASE_MEASURING);
+	if (o->iterations) {
+		if (run_batch(w, o->iterations, &ns))
+			return;
+		res->iterations = o->iterations;
+		res->ns = ns;
+	}
+	while (!o->iterations && res->ns < target) {
+		double want = rate * (target - res->ns) / NSEC_PER_SEC * MARGIN + 1;
+		int runs = want > DHRY_RUNS_MAX ? DHRY_RUNS_MAX : (int)want;
+
+		if (run_batch(w, runs, &ns))
+			return;
+		res->iterations += runs;
+		res->ns += ns;
+		if (ns)
+			rate = (double)runs * NSEC_PER_SEC / ns;
+	}
+	end = now_ns();
+
+	if (counted && perf_read(w->perf_fd, &c1) && end > begin) {
+		double cycles = perf_cycles(&c0, &c1);
+
+		if (cycles > 0) {
+			res->mhz = cycles * 1000.0 / (end - begin);
+			res->clock = DHRY_CLOCK_PERF;
+		}
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct group *gr = w->group;
+	double rate = 0;
+	int err = 0;
+
+	/* the thread was created on its CPU; make sure the kernel agrees */
+	if (sched_getcpu() != w->res->cpu) {
+		err = -EINVAL;
+		w->res->error = err;
+		snprintf(w->res->why, sizeof(w->res->why), "could not run on CPU %d", w->res->cpu);
+	}
+	w->perf_fd = err ? -1 : perf_open_cycles();
+	gate_wait(gr, &gr->ready);
+
+	if (!err && !w->opts->iterations) {
+		atomic_store(&w->phase, PHASE_CALIBRATING);
+		err = calibrate(w, &rate);
+		/* the CPU is busy now: a governor has ramped it up */
+		w->own_khz = cpufreq_khz(w->res->cpu);
+	}
+	gate_wait(gr, &gr->go);
+	if (!err)
+		measure(w, rate);
+	if (w->perf_fd >= 0)
+		close(w->perf_fd);
+
+	pthread_mutex_lock(&gr->lock);
+	atomic_store(&w->phase, PHASE_DONE);
+	gr->done++;
+	pthread_cond_broadcast(&gr->cond);
+	pthread_mutex_unlock(&gr->lock);
+	return NULL;
+}
+
+static void progress(struct worker *ws, int n, int index, int total, const struct dhry_opts *o)
+{
+	uint64_t start = 0, now = now_ns();
+	char what[64], when[64];
+
+	for (int i = 0; i < n; i++) {
+		uint64_t s = atomic_load(&ws[i].start_ns);
+
+		if (atomic_load(&ws[i].phase) == PHASE_MEASURING && (!start || s < start))
+			start = s;
+	}
+	if (o->sequential)
+		snprintf(what, sizeof(what), "CPU %d (%d of %d)", ws[0].res->cpu, index + 1, total);
+	else
+		snprintf(what, sizeof(what), "%d CPU%s in parallel", n, n > 1 ? "s" : "");
+	if (!start)
+		snprintf(when, sizeof(when), "calibrating");
+	else if (o->iterations)
+		snprintf(when, sizeof(when), "%.1f s", (now - start) / 1e9);
+	else
+		snprintf(when, sizeof(when), "%.1f s of %lld s", (now - start) / 1e9, o->seconds);
+	fprintf(stderr, "\rdhry: %s: %s\033[K", what, when);
+	fflush(stderr);
+}
+
+/* Wait for a started group, sampling cpufreq and drawing progress meanwhile. */
+static void monitor(struct group *gr, struct worker *ws, int n, int index, int total)
+{
+	const struct dhry_opts *o = ws[0].opts;
+
+	pthread_mutex_lock(&gr->lock);
+	while (gr->done < n) {
+		uint64_t t = now_ns() + TICK_NS;
+		struct timespec ts = { .tv_sec = t / NSEC_PER_SEC, .tv_nsec = t % NSEC_PER_SEC };
+
+		pthread_cond_timedwait(&gr->cond, &gr->lock, &ts);
+		if (gr->done == n)
+			break;
+		pthread_mutex_unlock(&gr->lock);
+		for (int i = 0; i < n; i++) {
+			long long khz;
+
+			if (atomic_load(&ws[i].phase) != PHASE_MEASURING)
+				continue;
+			khz = cpufreq_khz(ws[i].res->cpu);
+			if (khz > 0) {
+				ws[i].khz_sum += khz;
+				ws[i].khz_samples++;
+			}
+		}
+		if (o->progress)
+			progress(ws, n, index, total, o);
+		pthread_mutex_lock(&gr->lock);
+	}
+	pthread_mutex_unlock(&gr->lock);
+	if (o->progress) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}
+
+/* Run one group: every worker of ws[] at once. A thread that cannot start is its CPU's error. */
+static void run_group(struct worker *ws, int n, int index, int total)
+{
+	struct group gr = { .ready.expected = -1, .go.expected = -1 };
+	pthread_condattr_t ca;
+	int started = 0;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&gr.cond, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&gr.lock, NULL);
+
+	for (int i = 0; i < n; i++) {
+		struct worker *w = &ws[i];
+		pthread_attr_t attr;
+		cpu_set_t one;
+		int ret;
+
+		CPU_ZERO(&one);
+		CPU_SET(w->res->cpu, &one);
+		w->group = &gr;
+		pthread_attr_init(&attr);
+		/* born on its CPU: no migration, first touch of its memory is local */
+		ret = pthread_attr_setaffinity_np(&attr, sizeof(one), &one);
+		if (!ret)
+			ret = pthread_create(&w->thread, &attr, worker_main, w);
+		pthread_attr_destroy(&attr);
+		if (ret) {
+			w->res->error = -ret;
+			snprintf(w->res->why, sizeof(w->res->why), "cannot start a thread on CPU %d: %s",
+				 w->res->cpu, strerror(ret));
+			atomic_store(&w->phase, PHASE_DONE);
+			continue;
+		}
+		w->thread_started = true;
+		started++;
+	}
+
+	pthread_mutex_lock(&gr.lock);
+	gr.ready.expected = gr.go.expected = started;
+	gr.done += n - started;
+	pthread_cond_broadcast(&gr.cond);
+	pthread_mutex_unlock(&gr.lock);
+
+	monitor(&gr, ws, n, index, total);
+	for (int i = 0; i < n; i++)
+		if (ws[i].thread_started)
+			pthread_join(ws[i].thread, NULL);
+	pthread_cond_destroy(&gr.cond);
+	pthread_mutex_destroy(&gr.lock);
+}
+
+/* perf's count is the clock that ran; else cpufreq's average, else its one reading. */
+static void pick_clock(struct worker *w)
+{
+	struct dhry_result *res = w->res;
+
+	if (res->clock == DHRY_CLOCK_PERF || res->error || res->failed)
+		return;
+	if (w->khz_samples) {
+		res->mhz = w->khz_sum / w->khz_samples / 1000.0;
+		res->clock = DHRY_CLOCK_CPUFREQ;
+	} else if (w->own_khz > 0 || (w->own_khz = cpufreq_khz(res->cpu)) > 0) {
+		res->mhz = w->own_khz / 1000.0;
+		res->clock = DHRY_CLOCK_CPUFREQ;
+	}
+}
+
+int dhry_measure(const struct dhry_opts *o, struct dhry_result *res, int n)
+{
+	struct worker *ws;
+	int count = 0;
+
+	for (int cpu = 0; cpu < CPU_SETSIZE && count < n; cpu++) {
+		if (!CPU_ISSET(cpu, &o->cpus))
+			continue;
+		memset(&res[count], 0, sizeof(res[count]));
+		res[count++].cpu = cpu;
+	}
+	if (!count)
+		return -EINVAL;
+	ws = calloc(count, sizeof(*ws));
+	if (!ws)
+		return -ENOMEM;
+	for (int i = 0; i < count; i++) {
+		ws[i].opts = o;
+		ws[i].res = &res[i];
+		ws[i].perf_fd = -1;
+	}
+
+	if (o->sequential) {
+		for (int i = 0; i < count; i++)
+			run_group(&ws[i], 1, i, count);
+	} else {
+		run_group(ws, count, 0, count);
+	}
+	for (int i = 0; i < count; i++)
+		pick_clock(&ws[i]);
+	free(ws);
+	return count;
+}

@@ -1,0 +1,218 @@
+#!/usr/bin/env bats
+# rtla dhry: table and JSON shape, CPU selection, modes, bad input.
+# Iteration counts are tiny so that every test is quick; timing is never asserted.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	tmp=$(mktemp -d)
+	online=$(cat /sys/devices/system/cpu/online)
+	# the CPUs of "0-1,4" as a list of numbers
+	cpus=$(echo "$online" | tr ',' '\n' | while IFS=- read -r a b; do seq "$a" "${b:-$a}"; done)
+	ncpus=$(echo "$cpus" | wc -l)
+	last=$(echo "$cpus" | tail -1)
+}
+
+teardown() {
+	rm -rf "$tmp"
+}
+
+# json_get FILE EXPR: a Python expression over the parsed document "d"
+json_get() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# bad_input ARGS...: exit 1, one line on stderr, nothing on stdout
+bad_input() {
+	run --separate-stderr "$RTLA" dhry "$@"
+	echo "status=$status stdout=[$output] stderr=[$stderr]"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == "dhry: "* ]]
+}
+
+@test "dhry is in the command table and has a help" {
+	run "$RTLA" --help
+	[[ "$output" == *"  dhry       Dhrystone 2.1 on every chosen CPU"* ]]
+	run "$RTLA" dhry --help
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "Usage: rtla dhry"* ]]
+	[[ "$output" == *"--sequential"* ]]
+	[[ "$output" == *"DMIPS/MHZ"* ]]
+	[[ "$output" == *"Benchmark built with "*"-fno-inline"* ]]
+	help_out=$output
+	run "$RTLA" help dhry
+	[ "$output" = "$help_out" ]
+}
+
+@test "default table: every online CPU, the header, one passing row each" {
+	run --separate-stderr "$RTLA" dhry -i 2000 -r
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "CPU ITERATIONS SECONDS DHRY/S DMIPS MHZ DMIPS/MHZ CLOCK CHECK RATIO SLOW" ]
+	[ "${#lines[@]}" -eq $((ncpus + 1)) ]
+	i=1
+	for cpu in $cpus; do
+		read -r c it secs dps dmips rest <<<"${lines[$i]}"
+		[ "$c" = "$cpu" ]
+		[ "$it" = 2000 ]
+		[[ "$secs" =~ ^[0-9]+\.[0-9]{3}$ ]]
+		[[ "$dps" =~ ^[0-9]+$ ]]
+		[[ "$dmips" =~ ^[0-9]+\.[0-9]$ ]]
+		[[ "${lines[$i]}" =~ \ (perf|cpufreq|none)\ OK\ [0-9]+\.[0-9]{3}\ (yes|no)$ ]]
+		i=$((i + 1))
+	done
+}
+
+@test "a short -i run warns that it is too short to be meaningful" {
+	run --separate-stderr "$RTLA" dhry -i 1000 -c 0
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"warning: CPU 0 ran "*" s: runs under 2 s are not meaningful"* ]]
+}
+
+@test "-o, -n and -r pick the columns" {
+	run --separate-stderr "$RTLA" dhry -i 1000 -c 0 -o CPU,ITERATIONS,CHECK -n -r
+	[ "$status" -eq 0 ]
+	[ "$output" = "0 1000 OK" ]
+	# "+" adds to the defaults; a column named twice prints once
+	run --separate-stderr "$RTLA" dhry -i 1000 -c 0 -o +CPU -r
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "CPU ITERATIONS SECONDS DHRY/S DMIPS MHZ DMIPS/MHZ CLOCK CHECK RATIO SLOW" ]
+}
+
+@test "-J prints the table as JSON with typed values" {
+	run --separate-stderr "$RTLA" dhry -i 1000 -J
+	[ "$status" -eq 0 ]
+	echo "$output" >"$tmp/t.json"
+	[ "$(json_get "$tmp/t.json" 'len(d["cpus"])')" -eq "$ncpus" ]
+	[ "$(json_get "$tmp/t.json" 'sorted(d["cpus"][0].keys())')" = \
+	  "['check', 'clock', 'cpu', 'dhrystones_per_second', 'dmips', 'dmips_per_mhz', 'iterations', 'mhz', 'ratio', 'seconds', 'slow']" ]
+	[ "$(json_get "$tmp/t.json" 'd["cpus"][0]["iterations"]')" = 1000 ]
+	[ "$(json_get "$tmp/t.json" 'type(d["cpus"][0]["dmips"]).__name__')" = float ]
+	[ "$(json_get "$tmp/t.json" 'type(d["cpus"][0]["slow"]).__name__')" = bool ]
+	[ "$(json_get "$tmp/t.json" 'd["cpus"][0]["check"]')" = OK ]
+}
+
+@test "--json FILE writes the run record and the table still prints" {
+	run --separate-stderr "$RTLA" dhry -i 1500 --json "$tmp/run.json"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "CPU "* ]]
+	f=$tmp/run.json
+	[ "$(json_get "$f" 'd["command"]')" = dhry ]
+	[ "$(json_get "$f" 'd["benchmark"]')" = "Dhrystone 2.1" ]
+	[ "$(json_get "$f" 'd["mode"]')" = parallel ]
+	[ "$(json_get "$f" 'd["iterations"]')" = 1500 ]
+	[ "$(json_get "$f" 'd["min_seconds"]')" = None ]
+	[ "$(json_get "$f" 'd["threshold_percent"]')" = 10 ]
+	[ "$(json_get "$f" 'd["vax_dhrystones_per_second"]')" = 1757 ]
+	[[ "$(json_get "$f" 'd["cflags"]')" == *-fno-inline* ]]
+	[ "$(json_get "$f" '[c["cpu"] for c in d["cpus"]]')" = "[$(echo $cpus | sed 's/ /, /g')]" ]
+	[ "$(json_get "$f" 'all(c["check"] == "OK" and c["error"] is None for c in d["cpus"])')" = True ]
+	[ "$(json_get "$f" 'all(c["iterations"] == 1500 for c in d["cpus"])')" = True ]
+	[ "$(json_get "$f" 'all(abs(c["dmips"] - c["dhrystones_per_second"] / 1757) < 0.01 for c in d["cpus"])')" = True ]
+	[ "$(json_get "$f" 'd["failed_cpus"]')" = "[]" ]
+	[[ "$(json_get "$f" 'd["result"]')" =~ ^(passed|slow)$ ]]
+}
+
+@test "--json - prints the record instead of the table" {
+	run --separate-stderr "$RTLA" dhry -i 1000 -c 0 --json -
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "{" ]
+	echo "$output" >"$tmp/r.json"
+	[ "$(json_get "$tmp/r.json" 'len(d["cpus"])')" = 1 ]
+}
+
+@test "-c selects CPUs, in CPU order" {
+	run --separate-stderr "$RTLA" dhry -i 1000 -c "$last" -o CPU -n -r
+	[ "$status" -eq 0 ]
+	[ "$output" = "$last" ]
+	run --separate-stderr "$RTLA" dhry -i 1000 -c "$online" -o CPU -n -r
+	[ "$status" -eq 0 ]
+	[ "$output" = "$cpus" ]
+}
+
+@test "--sequential and --parallel run every CPU and say which mode ran" {
+	run --separate-stderr "$RTLA" dhry -i 1000 --sequential --json -
+	[ "$status" -eq 0 ]
+	echo "$output" >"$tmp/s.json"
+	[ "$(json_get "$tmp/s.json" 'd["mode"]')" = sequential ]
+	[ "$(json_get "$tmp/s.json" 'len(d["cpus"])')" -eq "$ncpus" ]
+	run --separate-stderr "$RTLA" dhry -i 1000 -p --json -
+	[ "$status" -eq 0 ]
+	echo "$output" >"$tmp/p.json"
+	[ "$(json_get "$tmp/p.json" 'd["mode"]')" = parallel ]
+	[ "$(json_get "$tmp/p.json" 'len(d["cpus"])')" -eq "$ncpus" ]
+}
+
+@test "-t 100 flags no CPU" {
+	run --separate-stderr "$RTLA" dhry -i 1000 -t 100 -o SLOW -n -r
+	[ "$status" -eq 0 ]
+	[[ "$output" != *yes* ]]
+}
+
+@test "a wrong final value is FAILED, has no score, and exits 1" {
+	RTLA_DHRY_FAULT_CPU=0 run --separate-stderr "$RTLA" dhry -i 1000 -c 0 -r
+	[ "$status" -eq 1 ]
+	[[ "${lines[1]}" =~ ^0\ +none\ FAILED\ *$ ]]
+	[[ "$stderr" == *"dhry: CPU 0: FAILED: Int_Glob: 6, should be 5"* ]]
+	RTLA_DHRY_FAULT_CPU=0 run --separate-stderr "$RTLA" dhry -i 1000 -c 0 --json -
+	[ "$status" -eq 1 ]
+	echo "$output" >"$tmp/f.json"
+	[ "$(json_get "$tmp/f.json" 'd["cpus"][0]["check"]')" = FAILED ]
+	[ "$(json_get "$tmp/f.json" 'd["cpus"][0]["dhrystones_per_second"]')" = None ]
+	[ "$(json_get "$tmp/f.json" 'd["cpus"][0]["dmips"]')" = None ]
+	[ "$(json_get "$tmp/f.json" 'd["failed_cpus"]')" = "[0]" ]
+	[ "$(json_get "$tmp/f.json" 'd["result"]')" = failed ]
+}
+
+@test "bad input: CPUs that do not exist or are not online" {
+	bad_input -c 99999 -i 1000
+	[[ "$stderr" == *"does not exist"* ]]
+	bad_input -c 0,,1 -i 1000
+	bad_input -c "" -i 1000
+	possible=$(cat /sys/devices/system/cpu/possible)
+	[ "$possible" != "$online" ] || skip "every possible CPU is online: no offline CPU to name"
+	offline=$(comm -13 <(echo "$cpus" | sort) \
+		<(echo "$possible" | tr ',' '\n' | while IFS=- read -r a b; do seq "$a" "${b:-$a}"; done | sort) | head -1)
+	bad_input -c "$offline" -i 1000
+	[[ "$stderr" == *"CPU $offline is not online"* ]]
+}
+
+@test "bad input: iterations that are not a count, not positive or overflow" {
+	bad_input -i 0
+	[[ "$stderr" == *"out of range [1, 2147483637]"* ]]
+	bad_input -i -5
+	bad_input -i 2147483638
+	bad_input -i 99999999999999999999999
+	bad_input -i 12abc
+	bad_input -i ""
+	bad_input -i
+}
+
+@test "bad input: conflicting and malformed options" {
+	bad_input -i 1000 -d 3
+	[[ "$stderr" == *"-i and -d exclude each other"* ]]
+	bad_input -d 3 -i 1000
+	bad_input --parallel --sequential -i 1000
+	bad_input -d 0
+	bad_input -d 5x
+	bad_input -d 2d
+	bad_input -t 101 -i 1000
+	bad_input -o NOSUCH -i 1000
+	[[ "$stderr" == *"unknown column: NOSUCH"* ]]
+	bad_input --no-such-option
+	bad_input -i 1000 extra
+	bad_input -i 1000 --json "$tmp/missing/dir/x.json"
+	# live-only: main() refuses --sysroot before the command runs
+	run --separate-stderr "$RTLA" dhry --sysroot "$tmp" -i 1000
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"dhry needs the live system"* ]]
+}
+
+@test "a full disk is an error" {
+	run --separate-stderr bash -c "'$RTLA' dhry -i 1000 -c 0 > /dev/full"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"write error"* ]]
+}

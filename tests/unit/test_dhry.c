@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of Dhrystone: a run's final values pass the check, every
+ * deliberately corrupted value fails it, threads keep their own state, and
+ * the runner measures exactly the runs it was asked for.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dhry/dhry.h"
+#include "dhry/runner.h"
+#include "tap.h"
+
+#define RUNS 5000
+
+/* A corruption of one final value, and the name the check must report. */
+struct corruption {
+	const char *name;
+	void (*apply)(struct dhry_final *f);
+};
+
+static void c_int_glob(struct dhry_final *f) { f->int_glob = 4; }
+static void c_bool_glob(struct dhry_final *f) { f->bool_glob = 0; }
+static void c_ch_1(struct dhry_final *f) { f->ch_1_glob = 'B'; }
+static void c_ch_2(struct dhry_final *f) { f->ch_2_glob = 'A'; }
+static void c_arr_1(struct dhry_final *f) { f->arr_1_glob_8 = 8; }
+static void c_arr_2(struct dhry_final *f) { f->arr_2_glob_8_7 += 1; }
+static void c_glob_ptr(struct dhry_final *f) { f->glob.ptr_comp = NULL; }
+static void c_glob_discr(struct dhry_final *f) { f->glob.discr = IDENT_2; }
+static void c_glob_enum(struct dhry_final *f) { f->glob.variant.var_1.enum_comp = IDENT_1; }
+static void c_glob_int(struct dhry_final *f) { f->glob.variant.var_1.int_comp = 40; }
+static void c_glob_str(struct dhry_final *f) { f->glob.variant.var_1.str_comp[0] = 'd'; }
+static void c_next_ptr(struct dhry_final *f) { f->next.ptr_comp = (void *)f; }
+static void c_next_discr(struct dhry_final *f) { f->next.discr = IDENT_5; }
+static void c_next_enum(struct dhry_final *f) { f->next.variant.var_1.enum_comp = IDENT_3; }
+static void c_next_int(struct dhry_final *f) { f->next.variant.var_1.int_comp = 6; }
+static void c_next_str(struct dhry_final *f)
+{
+	memset(f->next.variant.var_1.str_comp, 'X', DHRY_STR_LEN);	/* no NUL at all */
+}
+static void c_int_1(struct dhry_final *f) { f->int_1_loc = 1; }
+static void c_int_2(struct dhry_final *f) { f->int_2_loc = 3; }
+static void c_int_3(struct dhry_final *f) { f->int_3_loc = 0; }
+static void c_enum(struct dhry_final *f) { f->enum_loc = IDENT_1; }
+static void c_str_1(struct dhry_final *f) { strcpy(f->str_1_loc, "DHRYSTONE PROGRAM, 3'RD STRING"); }
+static void c_str_2(struct dhry_final *f) { f->str_2_loc[29] = '\0'; }
+
+static const struct corruption corruptions[] = {
+	{ "Int_Glob", c_int_glob },
+	{ "Bool_Glob", c_bool_glob },
+	{ "Ch_1_Glob", c_ch_1 },
+	{ "Ch_2_Glob", c_ch_2 },
+	{ "Arr_1_Glob[8]", c_arr_1 },
+	{ "Arr_2_Glob[8][7]", c_arr_2 },
+	{ "Ptr_Glob->Ptr_Comp", c_glob_ptr },
+	{ "Ptr_Glob->Discr", c_glob_discr },
+	{ "Ptr_Glob->Enum_Comp", c_glob_enum },
+	{ "Ptr_Glob->Int_Comp", c_glob_int },
+	{ "Ptr_Glob->Str_Comp", c_glob_str },
+	{ "Next_Ptr_Glob->Ptr_Comp", c_next_ptr },
+	{ "Next_Ptr_Glob->Discr", c_next_discr },
+	{ "Next_Ptr_Glob->Enum_Comp", c_next_enum },
+	{ "Next_Ptr_Glob->Int_Comp", c_next_int },
+	{ "Next_Ptr_Glob->Str_Comp", c_next_str },
+	{ "Int_1_Loc", c_int_1 },
+	{ "Int_2_Loc", c_int_2 },
+	{ "Int_3_Loc", c_int_3 },
+	{ "Enum_Loc", c_enum },
+	{ "Str_1_Loc", c_str_1 },
+	{ "Str_2_Loc", c_str_2 },
+};
+
+struct thread_run {
+	int runs;
+	int ret;
+	int wrong;
+	char why[DHRY_WHY_MAX];
+};
+
+static void *run_thread(void *arg)
+{
+	struct thread_run *t = arg;
+	struct dhry_final f;
+	uint64_t ns;
+
+	t->ret = dhry_run(t->runs, &f, &ns);
+	t->wrong = t->ret ? -1 : dhry_check(&f, t->runs, t->why, sizeof(t->why));
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	/* Arr_2_Glob[8][7] counts the runs: shared state would mix the counts */
+	struct thread_run a = { .runs = 3000001 }, b = { .runs = 2000003 };
+	pthread_t ta, tb;
+
+	pthread_create(&ta, NULL, run_thread, &a);
+	pthread_create(&tb, NULL, run_thread, &b);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	ok(a.ret == 0 && a.wrong == 0, "thread A: its own final values (%s)", a.why);
+	ok(b.ret == 0 && b.wrong == 0, "thread B: its own final values (%s)", b.why);
+}
+
+static void test_runner(void)
+{
+	struct dhry_opts o = { .iterations = 1234, .seconds = 2 };
+	struct dhry_result r[2];
+	int cpu = sched_getcpu(), n;
+
+	CPU_ZERO(&o.cpus);
+	CPU_SET(cpu, &o.cpus);
+	n = dhry_measure(&o, r, 2);
+	is_int(n, 1, "runner: one CPU, one result");
+	is_int(r[0].cpu, cpu, "runner: the CPU asked for");
+	ok(!r[0].error && !r[0].failed, "runner: the run passed its check (%s)", r[0].why);
+	is_int(r[0].iterations, 1234, "runner: exactly -i runs");
+	ok(r[0].ns > 0, "runner: the runs took time");
+
+	CPU_ZERO(&o.cpus);
+	is_int(dhry_measure(&o, r, 2), -EINVAL, "runner: no CPU is an error");
+}
+
+int main(void)
+{
+	struct dhry_final good, bad;
+	char why[DHRY_WHY_MAX];
+	uint64_t ns = 0;
+	int ret;
+
+	ret = dhry_run(RUNS, &good, &ns);
+	is_int(ret, 0, "a run of %d iterations", RUNS);
+	is_int(dhry_check(&good, RUNS, why, sizeof(why)), 0, "its final values are the specified ones");
+	is_str(why, "", "no reason given for a good run");
+	ok(ns > 0, "the loop was timed");
+
+	is_int(dhry_check(&good, RUNS + 1, why, sizeof(why)), 1, "a wrong run count fails the check");
+	is_str(why, "Arr_2_Glob[8][7]: 5010, should be 5011", "the reason names the value");
+
+	for (size_t i = 0; i < sizeof(corruptions) / sizeof(corruptions[0]); i++) {
+		const struct corruption *c = &corruptions[i];
+
+		bad = good;
+		c->apply(&bad);
+		ret = dhry_check(&bad, RUNS, why, sizeof(why));
+		ok(ret >= 1 && !strncmp(why, c->name, strlen(c->name)) && why[strlen(c->name)] == ':',
+		   "corrupted %s fails the check (%s)", c->name, why);
+	}
+
+	bad = good;
+	c_int_glob(&bad);
+	c_str_2(&bad);
+	is_int(dhry_check(&bad, RUNS, why, sizeof(why)), 2, "every wrong value is counted");
+	is_str(why, "Int_Glob: 4, should be 5", "the first wrong value is the one described");
+
+	test_threads();
+	test_runner();
+	return tap_done();
+}
