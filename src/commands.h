@@ -28,6 +28,7 @@ extern const struct rtla_command rtla_commands[];
 const struct rtla_command *rtla_command_find(const char *name);
 
 int cmd_help(int argc, char **argv);
+int cmd_capdump(int argc, char **argv);
 int cmd_dhry(int argc, char **argv);
 int cmd_osnoise(int argc, char **argv);
 int cmd_hwnoise(int argc, char **argv);

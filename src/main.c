@@ -23,6 +23,7 @@ const struct rtla_command rtla_commands[] = {
 	{ "hwnoise", cmd_hwnoise, "per-CPU hardware-related noise, with interrupts disabled", CMD_LIVE_ONLY },
 	{ "dhry", cmd_dhry, "Dhrystone 2.1 on every chosen CPU: DMIPS, DMIPS/MHz, slow cores",
 	  CMD_LIVE_ONLY },
+	{ "capdump", cmd_capdump, "capability sets of processes and files, as u64 values", 0 },
 	{ "help", cmd_help, "show the help of a command", 0 },
 	{ NULL },
 };

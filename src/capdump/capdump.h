@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * capdump - capability sets of processes and files, as u64 values.
+ *
+ * caps.c holds the pure parts (status and xattr parsers, names, the rule
+ * that decides which processes are worth showing), unit-tested on their
+ * own; proc.c and files.c read the machine; capdump.c parses options and
+ * prints.
+ */
+#ifndef RTLA_CAPDUMP_H
+#define RTLA_CAPDUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "output.h"
+
+/* The five sets in the order /proc/PID/status lists them. */
+enum capdump_set {
+	CAPDUMP_INH,
+	CAPDUMP_PRM,
+	CAPDUMP_EFF,
+	CAPDUMP_BND,
+	CAPDUMP_AMB,
+	CAPDUMP_NR_SETS,
+};
+
+#define CAPDUMP_NAMES_MAX	2048	/* 64 names of at most 30 bytes */
+#define CAPDUMP_NOTE_MAX	256
+
+/* What one /proc/PID/status says; a has_* flag is false when its line was absent. */
+struct capdump_status {
+	char name[64];		/* Name:, as the kernel escapes it */
+	char state;		/* first letter of State:, 0 if absent */
+	pid_t ppid;
+	uid_t uid;		/* effective UID */
+	uint64_t set[CAPDUMP_NR_SETS];
+	int kthread;		/* Kthread: 0/1, -1 if absent (kernels before 6.7) */
+	int nnp;		/* NoNewPrivs: 0/1, -1 if absent */
+	int seccomp;		/* Seccomp: 0/1/2, -1 if absent */
+	bool has_ppid, has_uid;
+	unsigned has_set;	/* bit per enum capdump_set */
+	unsigned bad_set;	/* bit per set whose line did not parse */
+};
+
+/* Parse a status file's text. Never fails: absent or bad lines stay unset. */
+void capdump_status_parse(const char *text, struct capdump_status *st);
+
+/* The capabilities the kernel knows: bits 0..cap_last_cap. */
+uint64_t capdump_known_mask(int last_cap);
+
+/* Names of bits 0..63: libcap's for known ones, "cap_N" above last_cap. */
+struct capdump_names {
+	int last_cap;
+	char *name[64];
+};
+
+int capdump_names_init(struct capdump_names *nm, int last_cap);
+void capdump_names_free(struct capdump_names *nm);
+/*
+ * "cap_chown,cap_kill"; "full" for every known capability (then ",cap_N"
+ * for any unknown bit also set); "" for the empty set.
+ */
+char *capdump_set_names(const struct capdump_names *nm, uint64_t set, char *buf, size_t len);
+
+/*
+ * The default filter. NULL: an ordinary process (empty sets and not root, or
+ * root holding everything its bounding set allows); otherwise why it is shown.
+ */
+const char *capdump_interesting(const struct capdump_status *st, uint64_t known);
+
+/*
+ * Compare inheritable, permitted and effective from /proc with capget()'s
+ * (indexed by enum capdump_set). Returns the number of sets that differ and
+ * describes them in note.
+ */
+int capdump_crosscheck(const uint64_t *proc, const uint64_t *cg, char *note, size_t len);
+
+/* Read a process's inh/prm/eff with capget(2), v3 (capget.c). 0 or -errno. */
+int capdump_capget(pid_t pid, uint64_t *set);
+
+/* security.capability, as stored (little-endian v1, v2, or v3 with a rootid). */
+struct capdump_fcaps {
+	int version;		/* 1, 2 or 3 */
+	bool effective;		/* VFS_CAP_FLAGS_EFFECTIVE */
+	uint64_t prm, inh;
+	bool has_rootid;	/* v3 */
+	uint32_t rootid;
+	uint32_t flags;		/* magic bits besides revision and effective (should be 0) */
+};
+
+/* -EINVAL with a reason in err (PARSE_ERR_MAX) for a malformed value. */
+int capdump_xattr_parse(const void *buf, size_t len, struct capdump_fcaps *fc, char *err);
+
+/* Options shared by the process and file modes. */
+struct capdump_opts {
+	bool all;
+	bool names;
+	bool diff;
+	bool files;
+	bool recursive;
+	bool help;
+	struct out_opts out;
+	int nargs;		/* PIDs or PATHs */
+	char **args;
+};
+
+int capdump_parse_args(int argc, char **argv, struct capdump_opts *o, char *err);
+
+/* Shared state of one run. */
+struct capdump_ctx {
+	struct capdump_opts *opt;
+	struct capdump_names names;
+	uint64_t known;
+	bool live;
+};
+
+char *capdump_fmt_set(uint64_t set, char *buf);	/* 16 hex digits, as /proc */
+/* Names of a set for a table cell: "-" for the empty set (JSON: null). */
+void capdump_set_names_cell(struct capdump_ctx *ctx, struct out_row *r, int col, uint64_t set);
+
+/* The two tables, described once (proc.c, files.c). */
+extern const struct out_column capdump_proc_cols[], capdump_file_cols[];
+extern const size_t capdump_proc_ncols, capdump_file_ncols;
+
+int capdump_procs(struct capdump_ctx *ctx);
+int capdump_files(struct capdump_ctx *ctx);
+
+#endif

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * proc - the capability sets of processes.
+ *
+ * Every value comes from /proc/PID/status through the sysroot, so a tree
+ * captured from a board reads like the board. On the live system each
+ * process's inheritable, permitted and effective sets are also asked of
+ * capget(2): the two must agree, and a disagreement that survives a second
+ * look is printed rather than smoothed over.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+
+#include "capdump/capdump.h"
+#include "commands.h"
+#include "msg.h"
+#include "parse.h"
+#include "procscan.h"
+#include "sysroot.h"
+
+/* Large enough for the Cap lines even with a long Mems_allowed on big NUMA machines. */
+#define STATUS_MAX	8192
+
+enum {
+	COL_PID, COL_PPID, COL_UID, COL_USER, COL_COMMAND, COL_STATE, COL_CMDLINE,
+	COL_CAPINH, COL_CAPPRM, COL_CAPEFF, COL_CAPBND, COL_CAPAMB,
+	COL_INH_NAMES, COL_PRM_NAMES, COL_EFF_NAMES, COL_BND_NAMES, COL_AMB_NAMES,
+	COL_NNP, COL_SECCOMP, COL_GAINED, COL_GAINED_NAMES, COL_REASON, COL_NOTE,
+};
+
+const struct out_column capdump_proc_cols[] = {
+	[COL_PID]	  = { "PID", "pid", OUT_NUM, 5, OUT_RIGHT, "process ID" },
+	[COL_PPID]	  = { "PPID", "ppid", OUT_NUM, 5, OUT_RIGHT, "parent process ID" },
+	[COL_UID]	  = { "UID", "uid", OUT_NUM, 5, OUT_RIGHT, "effective user ID" },
+	[COL_USER]	  = { "USER", "user", OUT_STR, 8, 0, "effective user name" },
+	[COL_COMMAND]	  = { "COMMAND", "command", OUT_STR, 15, OUT_TRUNC,
+			      "command name (kernel threads in brackets)" },
+	[COL_STATE]	  = { "STATE", "state", OUT_STR, 1, 0, "process state (R, S, D, Z...)" },
+	[COL_CMDLINE]	  = { "CMDLINE", "cmdline", OUT_STR, 0.3, OUT_TRUNC, "command line" },
+	[COL_CAPINH]	  = { "CAPINH", "cap_inh", OUT_STR, 16, 0, "inheritable set, u64 in hex" },
+	[COL_CAPPRM]	  = { "CAPPRM", "cap_prm", OUT_STR, 16, 0, "permitted set, u64 in hex" },
+	[COL_CAPEFF]	  = { "CAPEFF", "cap_eff", OUT_STR, 16, 0, "effective set, u64 in hex" },
+	[COL_CAPBND]	  = { "CAPBND", "cap_bnd", OUT_STR, 16, 0, "bounding set, u64 in hex" },
+	[COL_CAPAMB]	  = { "CAPAMB", "cap_amb", OUT_STR, 16, 0, "ambient set, u64 in hex" },
+	[COL_INH_NAMES]	  = { "INH_NAMES", "inh_names", OUT_STR, 0.1, OUT_WRAP,
+			      "inheritable set, capability names" },
+	[COL_PRM_NAMES]	  = { "PRM_NAMES", "prm_names", OUT_STR, 0.1, OUT_WRAP,
+			      "permitted set, capability names" },
+	[COL_EFF_NAMES]	  = { "EFF_NAMES", "eff_names", OUT_STR, 0.1, OUT_WRAP,
+			      "effective set, capability names" },
+	[COL_BND_NAMES]	  = { "BND_NAMES", "bnd_names", OUT_STR, 0.1, OUT_WRAP,
+			      "bounding set, capability names" },
+	[COL_AMB_NAMES]	  = { "AMB_NAMES", "amb_names", OUT_STR, 0.1, OUT_WRAP,
+			      "ambient set, capability names" },
+	[COL_NNP]	  = { "NNP", "no_new_privs", OUT_BOOL, 3, 0, "no_new_privs is set" },
+	[COL_SECCOMP]	  = { "SECCOMP", "seccomp", OUT_STR, 8, 0,
+			      "seccomp mode: disabled, strict or filter" },
+	[COL_GAINED]	  = { "GAINED", "gained", OUT_STR, 16, 0,
+			      "effective capabilities the parent's effective set lacks, hex" },
+	[COL_GAINED_NAMES] = { "GAINED_NAMES", "gained_names", OUT_STR, 0.1, OUT_WRAP,
+			      "the same as names" },
+	[COL_REASON]	  = { "REASON", "reason", OUT_STR, 0.1, OUT_TRUNC,
+			      "why the default filter shows the process" },
+	[COL_NOTE]	  = { "NOTE", "note", OUT_STR, 0.1, 0,
+			      "what could not be read, or disagrees" },
+};
+const size_t capdump_proc_ncols = sizeof(capdump_proc_cols) / sizeof(capdump_proc_cols[0]);
+
+static const char default_cols[] =
+	"PID,PPID,USER,COMMAND,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB,NNP,SECCOMP,NOTE";
+static const char names_cols[] =
+	"PID,PPID,USER,COMMAND,INH_NAMES,PRM_NAMES,EFF_NAMES,BND_NAMES,AMB_NAMES,NNP,SECCOMP,NOTE";
+static const char diff_cols[] = "PID,PPID,USER,COMMAND,CAPEFF,GAINED,NOTE";
+static const char diff_names_cols[] = "PID,PPID,USER,COMMAND,EFF_NAMES,GAINED_NAMES,NOTE";
+
+struct proc_rec {
+	pid_t pid;
+	struct capdump_status st;
+	bool has_status;	/* /proc/PID/status was read */
+	bool force;		/* shown whatever the filter: something is wrong */
+	char note[CAPDUMP_NOTE_MAX];
+};
+
+struct user_entry {
+	uid_t uid;
+	char *name;
+};
+
+struct proc_scan {
+	struct capdump_ctx *ctx;
+	struct out_table *t;
+	struct user_entry *users;
+	size_t nr_users, cap_users;
+	bool passwd_loaded;
+};
+
+static void note_add(struct proc_rec *rec, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note_add(struct proc_rec *rec, const char *fmt, ...)
+{
+	size_t off = strlen(rec->note);
+	va_list ap;
+
+	if (off && off + 2 < sizeof(rec->note)) {
+		strcpy(rec->note + off, "; ");
+		off += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(rec->note + off, sizeof(rec->note) - off, fmt, ap);
+	va_end(ap);
+}
+
+int capdump_capget(pid_t pid, uint64_t *set)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+		.pid = pid,
+	};
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &hdr, d))
+		return -errno;
+	/* v3 hands each set over as two u32 halves: caps 0-31, then 32-63 */
+	set[CAPDUMP_INH] = d[0].inheritable | (uint64_t)d[1].inheritable << 32;
+	set[CAPDUMP_PRM] = d[0].permitted | (uint64_t)d[1].permitted << 32;
+	set[CAPDUMP_EFF] = d[0].effective | (uint64_t)d[1].effective << 32;
+	return 0;
+}
+
+static int read_status(pid_t pid, struct capdump_status *st)
+{
+	char path[64], buf[STATUS_MAX];
+	int ret;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	ret = sysroot_read(path, buf, sizeof(buf));
+	if (ret >= 0)
+		capdump_status_parse(buf, st);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Compare with capget(). A process may change its sets between the two
+ * reads, so a difference counts only if a second pair of reads shows it too.
+ */
+static void crosscheck(struct proc_rec *rec)
+{
+	const unsigned need = 1u << CAPDUMP_INH | 1u << CAPDUMP_PRM | 1u << CAPDUMP_EFF;
+	char note[CAPDUMP_NOTE_MAX];
+	uint64_t cg[CAPDUMP_NR_SETS];
+
+	if ((rec->st.has_set & need) != need)
+		return;
+	for (int tries = 0; tries < 2; tries++) {
+		struct capdump_status again;
+
+		if (capdump_capget(rec->pid, cg))
+			return;		/* gone since: nothing left to compare */
+		if (!capdump_crosscheck(rec->st.set, cg, note, sizeof(note)))
+			return;
+		if (tries || read_status(rec->pid, &again))
+			break;
+		rec->st = again;
+	}
+	note_add(rec, "%s", note);
+	warn_msg("PID %d: %s", (int)rec->pid, note);
+	rec->force = true;
+}
+
+/* /proc/PID/status exists but cannot be read: show what else can be. */
+static int read_unreadable(struct capdump_ctx *ctx, struct proc_rec *rec, int err)
+{
+	char path[64], host[PATH_MAX];
+	uint64_t cg[CAPDUMP_NR_SETS];
+	struct stat sb;
+	int ret;
+
+	rec->force = true;
+	note_add(rec, "status: %s", strerror(-err));
+	snprintf(path, sizeof(path), "/proc/%d", (int)rec->pid);
+	if (stat(sysroot_path(path, host, sizeof(host)), &sb) == 0) {
+		rec->st.uid = sb.st_uid;	/* /proc/PID belongs to the effective UID */
+		rec->st.has_uid = true;
+	} else if (errno == ENOENT) {
+		return -ENOENT;
+	}
+	if (!ctx->live)
+		return 0;
+	ret = capdump_capget(rec->pid, cg);
+	if (ret == -ESRCH)
+		return -ENOENT;
+	if (ret)
+		return 0;
+	for (int s = CAPDUMP_INH; s <= CAPDUMP_EFF; s++)
+		rec->st.set[s] = cg[s];
+	rec->st.has_set = 1u << CAPDUMP_INH | 1u << CAPDUMP_PRM | 1u << CAPDUMP_EFF;
+	note_add(rec, "inheritable, permitted, effective from capget");
+	return 0;
+}
+
+/* 0, or -ENOENT when the process is gone (it exited, or never was). */
+static int read_proc(struct capdump_ctx *ctx, pid_t pid, struct proc_rec *rec)
+{
+	static const char *const line[CAPDUMP_NR_SETS] = {
+		"CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb",
+	};
+	int ret;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->pid = pid;
+	ret = read_status(pid, &rec->st);
+	if (ret == -ENOENT || ret == -ESRCH)
+		return -ENOENT;
+	if (ret) {
+		capdump_status_parse("", &rec->st);
+		return read_unreadable(ctx, rec, ret);
+	}
+	rec->has_status = true;
+	for (int s = 0; s < CAPDUMP_NR_SETS; s++) {
+		if (rec->st.bad_set & (1u << s))
+			note_add(rec, "bad %s line", line[s]);
+		else if (!(rec->st.has_set & (1u << s)))
+			note_add(rec, "no %s line", line[s]);
+	}
+	if (rec->st.bad_set || !rec->st.has_set)
+		rec->force = true;
+	if (rec->st.state == 'Z')
+		note_add(rec, "zombie");
+	if (ctx->live)
+		crosscheck(rec);
+	return 0;
+}
+
+static bool is_kthread(const struct proc_rec *rec)
+{
+	if (rec->st.kthread >= 0)
+		return rec->st.kthread;
+	/* before Linux 6.7 status has no Kthread line: kthreadd and its children */
+	return rec->pid == 2 || (rec->st.has_ppid && rec->st.ppid == 2);
+}
+
+static int user_add(struct proc_scan *ps, uid_t uid, const char *name)
+{
+	struct user_entry *e;
+
+	if (ps->nr_users == ps->cap_users) {
+		size_t ncap = ps->cap_users ? ps->cap_users * 2 : 16;
+
+		e = realloc(ps->users, ncap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		ps->users = e;
+		ps->cap_users = ncap;
+	}
+	e = &ps->users[ps->nr_users];
+	e->uid = uid;
+	e->name = strdup(name);
+	if (!e->name)
+		return -ENOMEM;
+	ps->nr_users++;
+	return 0;
+}
+
+/*
+ * A captured tree names its users in its own etc/passwd, when it has one;
+ * the local user database would name them wrongly.
+ */
+static void load_sysroot_passwd(struct proc_scan *ps)
+{
+	FILE *f = sysroot_fopen("/etc/passwd", "r");
+	struct passwd *pw;
+
+	ps->passwd_loaded = true;
+	if (!f)
+		return;
+	while ((pw = fgetpwent(f)))
+		if (user_add(ps, pw->pw_uid, pw->pw_name))
+			break;
+	fclose(f);
+}
+
+static const char *user_name(struct proc_scan *ps, uid_t uid, char *buf, size_t len)
+{
+	struct passwd *pw;
+
+	if (!ps->ctx->live && !ps->passwd_loaded)
+		load_sysroot_passwd(ps);
+	for (size_t i = 0; i < ps->nr_users; i++)
+		if (ps->users[i].uid == uid)
+			return ps->users[i].name;
+	snprintf(buf, len, "%u", (unsigned)uid);
+	if (ps->ctx->live) {
+		pw = getpwuid(uid);
+		if (pw && !user_add(ps, uid, pw->pw_name))
+			return pw->pw_name;
+		user_add(ps, uid, buf);
+	}
+	return buf;
+}
+
+static void set_cmdline(struct out_row *r, pid_t pid)
+{
+	char path[64], buf[4096];
+	int n;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	n = sysroot_read(path, buf, sizeof(buf));
+	if (n <= 0)
+		return;
+	for (int i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	while (n > 0 && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+	out_set_str(r, COL_CMDLINE, buf);
+}
+
+static const char *seccomp_mode(int mode)
+{
+	static const char *const modes[] = { "disabled", "strict", "filter" };
+
+	return mode >= 0 && mode <= 2 ? modes[mode] : NULL;
+}
+
+static void add_row(struct proc_scan *ps, const struct proc_rec *rec, const char *reason,
+		    bool has_gained, uint64_t gained)
+{
+	struct out_table *t = ps->t;
+	struct out_row *r = out_row_add(t);
+	const struct capdump_status *st = &rec->st;
+	char buf[CAPDUMP_NAMES_MAX];
+
+	if (!r)
+		return;
+	out_set_u64(r, COL_PID, rec->pid);
+	if (st->has_ppid)
+		out_set_u64(r, COL_PPID, st->ppid);
+	if (st->has_uid) {
+		out_set_u64(r, COL_UID, st->uid);
+		if (out_column_shown(t, COL_USER))
+			out_set_str(r, COL_USER, user_name(ps, st->uid, buf, sizeof(buf)));
+	}
+	if (st->name[0] && is_kthread(rec))
+		out_set_fmt(r, COL_COMMAND, "[%s]", st->name);
+	else if (st->name[0])
+		out_set_str(r, COL_COMMAND, st->name);
+	if (st->state)
+		out_set_fmt(r, COL_STATE, "%c", st->state);
+	if (out_column_shown(t, COL_CMDLINE) && rec->has_status)
+		set_cmdline(r, rec->pid);
+	for (int s = 0; s < CAPDUMP_NR_SETS; s++) {
+		if (!(st->has_set & (1u << s)))
+			continue;
+		out_set_str(r, COL_CAPINH + s, capdump_fmt_set(st->set[s], buf));
+		if (out_column_shown(t, COL_INH_NAMES + s))
+			capdump_set_names_cell(ps->ctx, r, COL_INH_NAMES + s, st->set[s]);
+	}
+	if (st->nnp >= 0)
+		out_set_bool(r, COL_NNP, st->nnp);
+	out_set_str(r, COL_SECCOMP, seccomp_mode(st->seccomp));
+	if (has_gained) {
+		out_set_str(r, COL_GAINED, capdump_fmt_set(gained, buf));
+		capdump_set_names_cell(ps->ctx, r, COL_GAINED_NAMES, gained);
+	}
+	if (reason)
+		out_set_str(r, COL_REASON, reason);
+	if (rec->note[0])
+		out_set_str(r, COL_NOTE, rec->note);
+}
+
+static bool has_eff(const struct proc_rec *rec)
+{
+	return rec->st.has_set & (1u << CAPDUMP_EFF);
+}
+
+/* What rec's effective set holds beyond its parent's; false when unknown. */
+static bool gained(const struct proc_rec *rec, const struct proc_rec *parent, uint64_t *g)
+{
+	if (!parent || !has_eff(rec) || !has_eff(parent))
+		return false;
+	*g = rec->st.set[CAPDUMP_EFF] & ~parent->st.set[CAPDUMP_EFF];
+	return true;
+}
+
+static void show(struct proc_scan *ps, struct proc_rec *rec, const struct proc_rec *parent,
+		 bool named)
+{
+	struct capdump_opts *o = ps->ctx->opt;
+	const char *reason = capdump_interesting(&rec->st, ps->ctx->known);
+	bool has_g = false, shown;
+	uint64_t g = 0;
+
+	if (!rec->has_status)
+		reason = "status unreadable";
+	if (o->diff && rec->st.has_ppid && rec->st.ppid > 0) {
+		has_g = gained(rec, parent, &g);
+		if (!parent)
+			note_add(rec, "parent %d not found", (int)rec->st.ppid);
+		else if (!has_g)
+			note_add(rec, "effective set of parent %d unknown", (int)rec->st.ppid);
+	}
+	if (o->diff)
+		shown = has_g && g;
+	else
+		shown = reason != NULL;
+	if (named || o->all || rec->force || shown)
+		add_row(ps, rec, reason, has_g, g);
+}
+
+static struct proc_rec *find_rec(struct proc_rec *recs, size_t nr, pid_t pid)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (recs[mid].pid == pid)
+			return &recs[mid];
+		if (recs[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int scan_all(struct proc_scan *ps)
+{
+	struct procscan scan;
+	struct proc_rec *recs;
+	size_t nr = 0;
+	int ret;
+
+	ret = procscan_pids(&scan);
+	if (ret) {
+		err_msg("cannot list the processes under %s/proc: %s", sysroot_is_live() ? "" :
+			sysroot_dir(), strerror(-ret));
+		return EXIT_ERROR;
+	}
+	recs = calloc(scan.nr ? scan.nr : 1, sizeof(*recs));
+	if (!recs) {
+		procscan_free(&scan);
+		err_msg("out of memory");
+		return EXIT_ERROR;
+	}
+	/* a process that exited since the listing is left out without a word */
+	for (size_t i = 0; i < scan.nr; i++)
+		if (!read_proc(ps->ctx, scan.pids[i], &recs[nr]))
+			nr++;
+	procscan_free(&scan);
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct proc_rec *parent = NULL;
+
+		if (ps->ctx->opt->diff && recs[i].st.has_ppid)
+			parent = find_rec(recs, nr, recs[i].st.ppid);
+		show(ps, &recs[i], parent, false);
+	}
+	free(recs);
+	return EXIT_PASSED;
+}
+
+static int scan_named(struct proc_scan *ps)
+{
+	struct capdump_opts *o = ps->ctx->opt;
+	int status = EXIT_PASSED;
+
+	for (int i = 0; i < o->nargs; i++) {
+		struct proc_rec rec, parent;
+		bool has_parent = false;
+		long long pid;
+		char err[PARSE_ERR_MAX];
+
+		if (parse_llong(o->args[i], 1, INT_MAX, &pid, err))
+			continue;	/* capdump_parse_args() has already refused it */
+		if (read_proc(ps->ctx, pid, &rec)) {
+			err_msg("PID %lld: no such process", pid);
+			status = EXIT_ERROR;
+			continue;
+		}
+		if (o->diff && rec.st.has_ppid && rec.st.ppid > 0)
+			has_parent = !read_proc(ps->ctx, rec.st.ppid, &parent);
+		show(ps, &rec, has_parent ? &parent : NULL, true);
+	}
+	return status;
+}
+
+int capdump_procs(struct capdump_ctx *ctx)
+{
+	struct capdump_opts *o = ctx->opt;
+	struct proc_scan ps = { .ctx = ctx };
+	const char *defaults;
+	char err[PARSE_ERR_MAX];
+	int ret, status;
+
+	if (o->diff)
+		defaults = o->names ? diff_names_cols : diff_cols;
+	else
+		defaults = o->names ? names_cols : default_cols;
+	ret = out_table_new(&ps.t, "processes", capdump_proc_cols, capdump_proc_ncols,
+			    defaults, &o->out, err);
+	if (ret) {
+		err_msg("%s", ret == -EINVAL ? err : strerror(-ret));
+		return EXIT_ERROR;
+	}
+	status = o->nargs ? scan_named(&ps) : scan_all(&ps);
+	ret = out_table_print(ps.t);
+	if (ret)
+		status = EXIT_ERROR;	/* main() reports the write error */
+	out_table_free(ps.t);
+	for (size_t i = 0; i < ps.nr_users; i++)
+		free(ps.users[i].name);
+	free(ps.users);
+	return status;
+}
