@@ -6,6 +6,7 @@ VM_CACHE=${RTLA_VM_CACHE:-/var/cache/rtla-vm}
 VM_CACHE_FORMAT=1
 # The kernels of the tier, by short name.  Each has a folder of guest tests
 # (guest-NAME/) and an unpacked kernel in the cache (kernel-NAME/).
+# shellcheck disable=SC2034 # used by the scripts that source this
 VM_KERNELS=(6.12 6.1)
 
 vm_log() { printf 'vm: %s\n' "$*" >&2; }

@@ -1,0 +1,131 @@
+#!/bin/sh
+# /init of the VM tier's guest (busybox sh).  vm-tier.sh copies it into the
+# initramfs.  It mounts the kernel's file systems, runs the guest tests (or the
+# command of --cmd), reports on the serial ports and powers the guest off.
+#
+# Serial ports: ttyS0 is the kernel console; ttyS1 carries the results (the
+# TAP of the tests with RTLA-VM-* markers, or the command's stdout, byte for
+# byte); ttyS2 carries the command's stderr.
+#
+# Kernel command line, read from the environment the kernel gives init:
+#   rtla_vm=6.12|6.1     the kernel's short name (VM_KERNEL of the tests)
+#   rtla_vm_timeout=S    the watchdog: power off after S seconds whatever happens
+#   rtla_vm_file_timeout=S   a test file that runs longer is killed
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C LC_ALL=C TERM=dumb
+VM_KERNEL=${rtla_vm:-$(uname -r | cut -d. -f1,2)}
+export VM_KERNEL
+export RTLA=/usr/local/bin/rtla RTLA_PEER=/usr/bin/rtla-peer
+unset rtla_vm
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm /tmp /run /root
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tracefs tracefs /sys/kernel/tracing
+mount -t debugfs debugfs /sys/kernel/debug
+# rtla -C (and the 6.12 RT kernel's osnoise cgroup handling) needs cgroup2.
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
+hostname rtla-vm
+
+# Raw ports: no \r added, nothing echoed back.
+for port in /dev/ttyS1 /dev/ttyS2; do
+	stty -F "$port" raw -echo
+done
+exec 3>/dev/ttyS1 4>/dev/ttyS2 5>/dev/ttyS0 </dev/null
+
+# Wait until the ports have sent all they hold, then power off.
+finish() {
+	for port in /dev/ttyS1 /dev/ttyS2 /dev/ttyS0; do
+		stty -F "$port" -echo 2>/dev/null
+	done
+	sync
+	poweroff -f
+	sleep 5
+	reboot -f
+}
+
+(
+	sleep "${rtla_vm_timeout:-600}"
+	echo "RTLA-VM-WATCHDOG ${rtla_vm_timeout:-600}" >&3
+	echo "rtla-vm: watchdog: ${rtla_vm_timeout:-600} s passed, powering off" >&5
+	finish
+) &
+
+begin="RTLA-VM-BEGIN $(uname -r) uptime=$(cut -d' ' -f1 /proc/uptime)"
+
+if [ -f /vm/cmd ]; then
+	echo "$begin" >&5
+	# Through pipes, as in the tests: the command's output is no terminal.
+	mkfifo /tmp/stdout /tmp/stderr
+	cat /tmp/stdout >&3 &
+	out=$!
+	cat /tmp/stderr >&4 &
+	err=$!
+	(cd /root && exec bash /vm/cmd >/tmp/stdout 2>/tmp/stderr)
+	rc=$?
+	wait $out $err
+	echo "RTLA-VM-END status=$rc" >&5
+	finish
+fi
+
+echo "$begin" >&3
+
+limit=${rtla_vm_file_timeout:-300}
+# Run "$@" in a session of its own; kill the whole session when it has run
+# for $limit seconds, and whatever it left running when it is done.
+run_limited() {
+	setsid "$@" &
+	pid=$!
+	(
+		sleep "$limit"
+		kill -s TERM "-$pid" 2>/dev/null || exit 0
+		echo "# $name: killed after $limit s (RTLA_VM_FILE_TIMEOUT)" >&3
+		sleep 3
+		kill -s KILL "-$pid" 2>/dev/null
+	) &
+	watchdog=$!
+	wait "$pid"
+	rc=$?
+	kill "$watchdog" 2>/dev/null
+	kill -s KILL "-$pid" 2>/dev/null
+	return "$rc"
+}
+
+# The tests of every kernel and of this one, in the order of their names.
+for f in /vm/tests/all/* "/vm/tests/$VM_KERNEL"/*; do
+	[ -f "$f" ] && echo "${f##*/} $f"
+done | sort | while read -r _ f; do
+	name=${f#/vm/tests/}
+	echo "RTLA-VM-FILE $name" >&3
+	cd /tmp || exit
+	case $f in
+	*.bats)
+		run_limited bats --tap "$f" >&3 2>&3
+		rc=$?
+		;;
+	*)
+		run_limited bash "$f" >/tmp/out 2>&1
+		rc=$?
+		echo 1..1 >&3
+		if [ "$rc" = 0 ]; then
+			echo "ok 1 $name" >&3
+		else
+			echo "not ok 1 $name" >&3
+			echo "# exit status $rc; its output:" >&3
+			sed 's/^/#   /' /tmp/out >&3
+		fi
+		rm -f /tmp/out
+		;;
+	esac
+	echo "RTLA-VM-FILE-END $name rc=$rc" >&3
+done
+echo "RTLA-VM-END" >&3
+finish

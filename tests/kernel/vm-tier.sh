@@ -1,0 +1,355 @@
+#!/bin/bash
+# Test tier 4: boot real kernels under QEMU (TCG) and run tests inside them
+# against a freshly built rtla.
+#
+#   tests/kernel/vm-tier.sh --rtla PATH [--kernel 6.12|6.1|all] [--only FILE]
+#   tests/kernel/vm-tier.sh [--rtla PATH] [--kernel 6.12|6.1|all] --cmd 'COMMAND'
+#
+# Without --cmd: runs the guest tests of each kernel (guest-all/ and
+# guest-KERNEL/ beside this script; --only runs one file) and prints their TAP,
+# the names prefixed with the kernel, then the line "vm: N passed, N failed".
+# Exits 0 only if every test passed and every guest ran to its end.
+#
+# With --cmd: runs COMMAND with bash in the guest (default kernel 6.12) and
+# prints its stdout and stderr as they are; exits with its status.
+#
+# Options:
+#   --rtla PATH     our rtla, installed in the guest as /usr/local/bin/rtla
+#   --kernel K      6.12, 6.1 or all (default: all; 6.12 with --cmd; with
+#                   --only, the kernel of the file's folder)
+#   --only FILE     run only this test file (.bats or .sh)
+#   --cmd COMMAND   run COMMAND in the guest instead of the tests
+#   --keep          keep the temporary folder (initramfs, serial logs)
+#
+# Environment: RTLA_VM_CACHE (download cache, default /var/cache/rtla-vm),
+# RTLA_VM_TIMEOUT (seconds a guest may run, default 300),
+# RTLA_VM_FILE_TIMEOUT (seconds a test file may run, default 240).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=lib.sh
+. "$HERE/lib.sh"
+
+usage() { sed -n '2,29s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+
+rtla="" kernel="" only="" cmd="" have_cmd=0 keep=0
+while (($#)); do
+	case $1 in
+	--rtla) rtla=${2:?--rtla needs a path}; shift 2 ;;
+	--kernel) kernel=${2:?--kernel needs 6.12, 6.1 or all}; shift 2 ;;
+	--only) only=${2:?--only needs a file}; shift 2 ;;
+	--cmd) cmd=${2?--cmd needs a command}; have_cmd=1; shift 2 ;;
+	--keep) keep=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; vm_die "unknown argument '$1'" ;;
+	esac
+done
+
+guest_timeout=${RTLA_VM_TIMEOUT:-300}
+file_timeout=${RTLA_VM_FILE_TIMEOUT:-240}
+[[ $guest_timeout =~ ^[0-9]+$ && $guest_timeout -ge 30 ]] || vm_die "RTLA_VM_TIMEOUT must be a number of seconds, at least 30"
+[[ $file_timeout =~ ^[0-9]+$ && $file_timeout -ge 1 ]] || vm_die "RTLA_VM_FILE_TIMEOUT must be a number of seconds"
+
+if [[ -n $rtla ]]; then
+	[[ -f $rtla && -x $rtla ]] || vm_die "--rtla $rtla: no such executable"
+elif ((!have_cmd)); then
+	vm_die "--rtla PATH is needed: the rtla to test"
+fi
+
+# The test files, by kernel folder name (all, 6.12, 6.1).
+declare -A tests
+if [[ -n $only ]]; then
+	[[ -f $only ]] || vm_die "--only $only: no such file"
+	[[ $only == *.bats || $only == *.sh ]] || vm_die "--only $only: a test file ends in .bats or .sh"
+	folder=$(basename "$(cd "$(dirname "$only")" && pwd)")
+	case $folder in
+	guest-6.12 | guest-6.1) tests[${folder#guest-}]=$only; : "${kernel:=${folder#guest-}}" ;;
+	*) tests[all]=$only ;;
+	esac
+else
+	for k in all "${VM_KERNELS[@]}"; do
+		for f in "$HERE/guest-$k"/*.bats "$HERE/guest-$k"/*.sh; do
+			[[ -f $f ]] && tests[$k]+="$f"$'\n'
+		done
+	done
+fi
+if ((have_cmd)); then
+	: "${kernel:=6.12}"
+else
+	: "${kernel:=all}"
+fi
+case $kernel in
+all) kernels=("${VM_KERNELS[@]}") ;;
+6.12 | 6.1) kernels=("$kernel") ;;
+*) vm_die "--kernel $kernel: use 6.12, 6.1 or all" ;;
+esac
+if [[ -n $only && $kernel != all && -z ${tests[all]:-} && -z ${tests[$kernel]:-} ]]; then
+	vm_die "--only $only is a test of another kernel than $kernel"
+fi
+
+command -v qemu-system-x86_64 >/dev/null ||
+	vm_die "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+for tool in timeout tail ldd find; do
+	command -v "$tool" >/dev/null || vm_die "vm-tier.sh needs '$tool'"
+done
+"$HERE/fetch.sh" || vm_die "could not fill the download cache $VM_CACHE (tests/kernel/fetch.sh)"
+
+# --- cleaning up -----------------------------------------------------------
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/rtla-vm.XXXXXX")
+qpid=""
+cleanup() {
+	local pidfile pid
+	if [[ -n $qpid ]]; then
+		kill "$qpid" 2>/dev/null || true
+	fi
+	# qemu itself, should timeout(1) have gone already
+	for pidfile in "$TMP"/*.pid; do
+		if pid=$(cat "$pidfile" 2>/dev/null) && [[ -n $pid ]]; then
+			kill -9 "$pid" 2>/dev/null || true
+		fi
+	done
+	if [[ -n $qpid ]]; then
+		wait "$qpid" 2>/dev/null || true
+	fi
+	if ((keep)); then
+		vm_log "kept $TMP"
+	else
+		rm -rf "$TMP"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# --- the initramfs ---------------------------------------------------------
+
+ROOT=$TMP/root
+BUSYBOX=$VM_CACHE/busybox/busybox
+
+# Copy a host ELF program and the libraries ldd finds for it, at their paths.
+copy_program() {
+	local src=$1 dst=$2 lib
+	mkdir -p "$ROOT/$(dirname "$dst")"
+	cp -L "$src" "$ROOT/$dst"
+	while read -r lib; do
+		[[ -e $ROOT/$lib ]] && continue
+		mkdir -p "$ROOT/$(dirname "$lib")"
+		cp -L "$lib" "$ROOT/$lib"
+	done < <(ldd "$src" 2>/dev/null | grep -oE '(^|[[:space:]])/[^[:space:]]+' | tr -d '[:blank:]')
+}
+
+build_initramfs() {
+	local applet k f prog
+	mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,etc,proc,sys,dev,tmp,run,root,opt}
+	mkdir -p "$ROOT"/vm/tests/{all,6.12,6.1}
+	cp "$BUSYBOX" "$ROOT/bin/busybox"
+	for applet in $("$BUSYBOX" --list-full); do
+		[[ $applet == linuxrc || -e $ROOT/$applet ]] && continue
+		mkdir -p "$ROOT/$(dirname "$applet")"
+		ln -s /bin/busybox "$ROOT/$applet"
+	done
+	# Programs from the host (bookworm, like our rtla's libraries).
+	copy_program "$(command -v bash)" /bin/bash
+	ln -s /bin/bash "$ROOT/usr/bin/bash"
+	for prog in chrt nice stdbuf; do
+		f=$(command -v "$prog" || true)
+		[[ -n $f ]] && rm -f "$ROOT/usr/bin/$prog" && copy_program "$f" "/usr/bin/$prog"
+	done
+	if [[ -n $rtla ]]; then
+		copy_program "$rtla" /usr/local/bin/rtla
+	fi
+	cp -a "$VM_CACHE/peer" "$ROOT/opt/peer"
+	ln -s /opt/peer/bin/rtla "$ROOT/usr/bin/rtla-peer"
+	cp -a "$VM_CACHE/bats/usr/." "$ROOT/usr/"
+	echo 'root:x:0:0:root:/root:/bin/bash' >"$ROOT/etc/passwd"
+	echo 'root:x:0:' >"$ROOT/etc/group"
+	install -m 755 "$HERE/guest-init.sh" "$ROOT/init"
+	for k in "${!tests[@]}"; do
+		while read -r f; do
+			[[ -n $f ]] && cp "$f" "$ROOT/vm/tests/$k/"
+		done <<<"${tests[$k]}"
+	done
+	if ((have_cmd)); then
+		printf '%s\n' "$cmd" >"$ROOT/vm/cmd"
+	fi
+	# Uncompressed: under TCG the kernel would take seconds to inflate it.
+	(cd "$ROOT" && find . | "$BUSYBOX" cpio -o -H newc) >"$TMP/initrd.cpio" 2>"$TMP/cpio.log" || {
+		cat "$TMP/cpio.log" >&2
+		vm_die "could not build the initramfs"
+	}
+}
+
+# --- booting ---------------------------------------------------------------
+
+start_guest() {
+	local k=$1 kdir=$VM_CACHE/kernel-$1 image
+	image=$kdir/$(cat "$kdir/boot")
+	: >"$TMP/$k.console"
+	: >"$TMP/$k.out"
+	: >"$TMP/$k.err"
+	started=$EPOCHREALTIME
+	timeout -k 5 "$guest_timeout" qemu-system-x86_64 \
+		-accel tcg,thread=single -smp 2 -m 1G \
+		-nodefaults -no-user-config -display none -no-reboot \
+		-kernel "$image" -initrd "$TMP/initrd.cpio" \
+		-append "console=ttyS0 quiet panic=-1 mitigations=off rtla_vm=$k rtla_vm_timeout=$((guest_timeout - 15)) rtla_vm_file_timeout=$file_timeout" \
+		-serial "file:$TMP/$k.console" -serial "file:$TMP/$k.out" -serial "file:$TMP/$k.err" \
+		-pidfile "$TMP/$k.pid" </dev/null >"$TMP/$k.qemu.log" 2>&1 &
+	qpid=$!
+}
+
+since_start() {
+	local now=$EPOCHREALTIME
+	awk -v a="$started" -v b="$now" 'BEGIN { printf "%.1f", b - a }'
+}
+
+# Wait for the guest; print why it failed, if it did.  Returns qemu's status.
+stop_guest() {
+	local k=$1 rc=0
+	wait "$qpid" || rc=$?
+	qpid=""
+	if ((rc == 124 || rc == 137)); then
+		echo "# [$k] the guest ran past ${guest_timeout} s (RTLA_VM_TIMEOUT) and was killed"
+	elif ((rc != 0)); then
+		echo "# [$k] qemu exited with status $rc:"
+		sed 's/^/#   /' "$TMP/$k.qemu.log"
+	fi
+	return "$rc"
+}
+
+console_tail() {
+	local -a oops
+	mapfile -t oops < <(tr -d '\r' <"$TMP/$1.console" |
+		grep -m 3 -E 'Kernel panic|Oops|BUG:|general protection fault|rtla-vm: watchdog')
+	if ((${#oops[@]})); then
+		echo "# [$1] the guest console says:"
+		printf '#   %s\n' "${oops[@]}"
+	fi
+	echo "# [$1] last lines of the guest console:"
+	tr -d '\r' <"$TMP/$1.console" | tail -n 40 | sed 's/^/#   /'
+}
+
+# --- running the tests -----------------------------------------------------
+
+n=0 passed=0 failed=0 skipped=0
+
+# Read the guest's TAP stream; print it renumbered, names prefixed with the
+# kernel.  Sets ended=1 when the guest reached its end marker.
+read_tap() {
+	local k=$1 line desc file="" plan=-1 got=0 file_failed=0 rc
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		"RTLA-VM-BEGIN "*)
+			echo "# [$k] ${line#RTLA-VM-BEGIN }, first guest command $(since_start) s after qemu started"
+			;;
+		"RTLA-VM-FILE "*)
+			file=${line#RTLA-VM-FILE } plan=-1 got=0 file_failed=0
+			;;
+		"RTLA-VM-FILE-END "*)
+			rc=${line##*rc=}
+			if ((plan < 0 && got == 0)); then
+				n=$((n + 1)) failed=$((failed + 1))
+				echo "not ok $n [$k] $file: no test ran (status $rc)"
+			elif ((got < plan)); then
+				n=$((n + 1)) failed=$((failed + 1))
+				echo "not ok $n [$k] $file: $((plan - got)) of $plan tests did not report (status $rc)"
+			elif ((rc != 0 && file_failed == 0)); then
+				n=$((n + 1)) failed=$((failed + 1))
+				echo "not ok $n [$k] $file: exited with status $rc"
+			fi
+			file=""
+			;;
+		"RTLA-VM-END" | "RTLA-VM-WATCHDOG "*)
+			if [[ $line == RTLA-VM-END ]]; then
+				ended=1
+			else
+				echo "# [$k] the guest's watchdog fired after ${line#RTLA-VM-WATCHDOG } s"
+			fi
+			if [[ -n $file ]]; then
+				n=$((n + 1)) failed=$((failed + 1))
+				echo "not ok $n [$k] $file: did not finish"
+				file=""
+			fi
+			;;
+		[0-9]*..[0-9]*)
+			[[ $line =~ ^1\.\.([0-9]+)$ ]] && plan=${BASH_REMATCH[1]}
+			;;
+		"ok "* | "not ok "*)
+			[[ $line =~ ^(ok|not\ ok)\ [0-9]+\ ?(.*)$ ]] || { echo "# $line"; continue; }
+			desc=${BASH_REMATCH[2]#- }
+			n=$((n + 1)) got=$((got + 1))
+			echo "${BASH_REMATCH[1]} $n [$k] $desc"
+			if [[ ${BASH_REMATCH[1]} == "not ok" ]]; then
+				failed=$((failed + 1)) file_failed=1
+			elif [[ $desc =~ \#\ *[Ss][Kk][Ii][Pp] ]]; then
+				skipped=$((skipped + 1))
+			else
+				passed=$((passed + 1))
+			fi
+			;;
+		"#"*) echo "$line" ;;
+		*) echo "# $line" ;;
+		esac
+	done
+	# The guest stopped short.
+	stopped_in=$file
+}
+
+run_tests() {
+	local k=$1 ended=0 rc=0 stopped_in="" before=$n
+	start_guest "$k"
+	read_tap "$k" < <(tail -n +1 -s 0.2 -f --pid="$qpid" "$TMP/$k.out")
+	stop_guest "$k" || rc=$?
+	if ((!ended)); then
+		n=$((n + 1)) failed=$((failed + 1))
+		echo "not ok $n [$k] the guest ran its tests to the end${stopped_in:+ (it stopped in $stopped_in)}"
+		console_tail "$k"
+	elif ((n == before)); then
+		n=$((n + 1)) failed=$((failed + 1))
+		echo "not ok $n [$k] the guest ran tests (it reported none)"
+	else
+		echo "# [$k] guest done $(since_start) s after qemu started"
+	fi
+}
+
+run_cmd() {
+	local k=$1 rc=0 status tailpid
+	start_guest "$k"
+	tail -c +1 -s 0.2 -f --pid="$qpid" "$TMP/$k.err" >&2 &
+	tailpid=$!
+	tail -c +1 -s 0.2 -f --pid="$qpid" "$TMP/$k.out"
+	wait "$tailpid" || true
+	stop_guest "$k" >&2 || rc=$?
+	status=$(tr -d '\r' <"$TMP/$k.console" | sed -n 's/^RTLA-VM-END status=//p' | tail -n 1)
+	if [[ -z $status ]]; then
+		console_tail "$k" >&2
+		vm_log "[$k] the command did not finish"
+		cmd_status=125
+	else
+		vm_log "[$k] exit status $status ($(tr -d '\r' <"$TMP/$k.console" | sed -n 's/^RTLA-VM-BEGIN //p'), finished $(since_start) s after qemu started)"
+		((status != 0)) && cmd_status=$status
+	fi
+	return 0
+}
+
+build_initramfs
+
+if ((have_cmd)); then
+	cmd_status=0
+	for k in "${kernels[@]}"; do
+		run_cmd "$k"
+	done
+	exit "$cmd_status"
+fi
+
+for k in "${kernels[@]}"; do
+	run_tests "$k"
+done
+echo "1..$n"
+summary="vm: $passed passed, $failed failed"
+((skipped)) && summary+=", $skipped skipped"
+echo "$summary"
+((failed == 0 && n > 0))
