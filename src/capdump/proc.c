@@ -407,7 +407,7 @@ static void show(struct proc_scan *ps, struct proc_rec *rec, const struct proc_r
 		has_g = gained(rec, parent, &g);
 		if (!parent)
 			note_add(rec, "parent %d not found", (int)rec->st.ppid);
-		else if (!has_g)
+		else if (!has_eff(parent))
 			note_add(rec, "effective set of parent %d unknown", (int)rec->st.ppid);
 	}
 	if (o->diff)
