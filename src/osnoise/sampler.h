@@ -40,7 +40,9 @@ struct smp_clock {
 	bool tsc;		/* ticks are TSC cycles; else CLOCK_MONOTONIC_RAW ns */
 	double mhz;		/* TSC frequency (tsc only) */
 	uint64_t mult;		/* ns = ticks * mult >> 32 */
-	uint64_t ref_ticks;	/* a (ticks, raw ns) pair for absolute times */
+	uint64_t base_ticks;	/* the first calibration pair */
+	uint64_t base_ns;
+	uint64_t ref_ticks;	/* the latest pair, for absolute times */
 	uint64_t ref_ns;
 };
 
@@ -54,9 +56,15 @@ static inline uint64_t smp_ticks_to_ns(const struct smp_clock *ck, uint64_t t)
 	return ck->tsc ? (uint64_t)(((unsigned __int128)t * ck->mult) >> 32) : t;
 }
 
+/* Rounded up: a threshold in ticks never admits a gap shorter than asked. */
 static inline uint64_t smp_ns_to_ticks(const struct smp_clock *ck, uint64_t ns)
 {
-	return ck->tsc ? (uint64_t)(ns * ck->mhz / 1000.0 + 0.999) : ns;
+	double t = (double)ns * ck->mhz / 1000.0;
+	uint64_t ticks = (uint64_t)t;
+
+	if (!ck->tsc)
+		return ns;
+	return ticks + ((double)ticks < t);
 }
 
 /* CLOCK_MONOTONIC_RAW ns of an absolute tick value (for the saved trace). */
@@ -128,8 +136,8 @@ struct smp_spinner {
 int smp_spinner_start(struct smp_spinner *sp);
 void smp_spinner_join(struct smp_spinner *sp);
 /* ns per loop iteration of a bare spin, for bench/ (runs on the caller's CPU) */
-uint64_t smp_spin_for(const struct smp_clock *ck, uint64_t ticks, uint64_t thr,
-		      uint64_t *iters, uint64_t *gaps);
+int smp_spin_for(const struct smp_clock *ck, uint64_t ticks, uint64_t thr,
+		 uint64_t *iters, uint64_t *gaps);
 
 /* ---- events and attribution ----------------------------------------------- */
 
@@ -172,12 +180,12 @@ struct smp_trec {
 	struct smp_event ev[SMP_TREC_EV];
 };
 
-/* Per CPU totals over the whole run, for the summary and the saved trace. */
+/* Per CPU totals over the whole run, for the summary line. */
 struct smp_stats {
 	uint64_t gaps, explained, lost;
 	uint64_t time, explained_time, covered_time;	/* ticks */
-	uint64_t outside;	/* events between gaps: should stay ~0 */
 	uint64_t iters, spin;	/* loop iterations and spinning ticks */
+	uint64_t noise;		/* ticks of all gaps, stored or lost */
 };
 
 struct smp_acc {		/* the period the spinner is in */
@@ -187,11 +195,13 @@ struct smp_acc {		/* the period the spinner is in */
 
 struct smp_attr_cpu {
 	int cpu;
+	bool active;		/* a measured CPU */
 	pid_t spinner;		/* the spinner's tid: switches to it end thread noise */
 	struct smp_event *ev;	/* queued events, ts order */
 	size_t nev, cap;
 	size_t cursor;		/* first event a later gap may contain */
-	size_t dropped;		/* events the full queue refused */
+	size_t pdone;		/* first event of the period in progress */
+	uint64_t dropped;	/* events the full queue refused */
 	struct smp_acc acc;
 	struct smp_stats st;
 };
@@ -220,7 +230,7 @@ struct smp_attr {
 	struct smp_trec *keep;		/* ring of SMP_TRACE_KEEP */
 	uint64_t nkeep;
 	struct smp_stop stop;
-	const char *const *type_names;	/* struct smp_event.type -> "local_timer_entry" */
+	const char **type_names;	/* struct smp_event.type -> "local_timer_entry" */
 	int nr_types;
 };
 
@@ -231,7 +241,7 @@ int smp_attr_push(struct smp_attr *a, int cpu, const struct smp_event *ev);
 void smp_attr_gap(struct smp_attr *a, struct smp_attr_cpu *c, const struct smp_gap *g);
 bool smp_attr_period(struct smp_attr *a, struct smp_attr_cpu *c,
 		     const struct smp_prec *r, struct noise_period *out);
-void smp_attr_compact(struct smp_attr_cpu *c, uint64_t upto);
+void smp_attr_compact(struct smp_attr_cpu *c);
 void smp_attr_reset(struct smp_attr *a);
 int smp_attr_save(const struct smp_attr *a, FILE *f);
 void smp_attr_summary(const struct smp_attr *a, FILE *f, const char *prefix);
@@ -253,6 +263,5 @@ void smp_trace_off(struct smp_trace *t);
 int smp_trace_drain(struct smp_trace *t, struct smp_attr *a, struct noise_run *run);
 void smp_trace_destroy(struct smp_trace *t);
 const char *smp_trace_clock(const struct smp_trace *t);
-const char *const *smp_trace_names(const struct smp_trace *t, int *n);
 
 #endif

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sampler - the noise_backend that needs no osnoise tracer.
+ *
+ * setup() calibrates the clock, creates the private trace instance and the
+ * pinned spinner threads, which wait; enable() lets them spin. collect()
+ * runs on the main thread about once a second: it drains the trace
+ * instance, attributes the gaps of every period completed since the last
+ * call and folds those periods into the run. A stop condition (-s/-S) is
+ * found there, after attribution, because in hwnoise mode only the gaps that
+ * no interrupt explains may stop the run; the spinners are then parked, as
+ * the kernel turns tracing off.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "msg.h"
+#include "osnoise/sampler.h"
+
+#define CHUNK_NS	1000000ull	/* how often a spinner looks at its command */
+#define PREC_MAX	16384		/* period records per CPU between drains */
+
+struct sampler {
+	struct smp_clock clock;
+	struct smp_ctl ctl;
+	bool ctl_ready;
+	int nr_cpus;
+	struct smp_spinner **sp;	/* by CPU number; NULL when not measured */
+	struct smp_attr attr;
+	bool attr_ready;
+	struct smp_trace *trace;	/* NULL: measuring without attribution */
+	_Atomic int halted;		/* halt() was called */
+	bool stop_seen;
+};
+
+static void *alloc_ring(size_t bytes)
+{
+	void *p;
+
+	if (posix_memalign(&p, 4096, bytes))
+		return NULL;
+	/* touch every page now: a page fault in the loop would be our own noise */
+	memset(p, 0, bytes);
+	if (mlock(p, bytes))
+		debug_msg("sampler: mlock of %zu bytes failed: %s", bytes, strerror(errno));
+	return p;
+}
+
+static void free_spinner(struct smp_spinner *sp)
+{
+	if (!sp)
+		return;
+	if (sp->gap)
+		munlock(sp->gap, SMP_GAP_RING * sizeof(*sp->gap));
+	free(sp->gap);
+	free(sp->prec);
+	free(sp);
+}
+
+static uint64_t pow2_at_least(uint64_t n)
+{
+	uint64_t p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+static int new_spinner(struct sampler *s, int cpu, uint64_t period_us)
+{
+	uint64_t nprec = pow2_at_least(8000000 / (period_us ? period_us : 1));
+	struct smp_spinner *sp;
+
+	if (nprec < 16)
+		nprec = 16;
+	if (nprec > PREC_MAX)
+		nprec = PREC_MAX;
+	if (posix_memalign((void **)&sp, SMP_CACHELINE, sizeof(*sp)))
+		return -ENOMEM;
+	memset(sp, 0, sizeof(*sp));
+	s->sp[cpu] = sp;
+	sp->cpu = cpu;
+	sp->ctl = &s->ctl;
+	sp->prec_mask = nprec - 1;
+	sp->gap = alloc_ring(SMP_GAP_RING * sizeof(*sp->gap));
+	sp->prec = alloc_ring(nprec * sizeof(*sp->prec));
+	if (!sp->gap || !sp->prec)
+		return -ENOMEM;
+	return 0;
+}
+
+static int init_ctl(struct sampler *s, const struct noise_params *p)
+{
+	struct smp_ctl *ctl = &s->ctl;
+	pthread_condattr_t ca;
+	long long thr_us = p->threshold_us ? p->threshold_us : 1;
+
+	atomic_store(&ctl->cmd, SMP_WAIT);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&ctl->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&ctl->lock, NULL);
+	s->ctl_ready = true;
+
+	ctl->clock = &s->clock;
+	ctl->thr = smp_ns_to_ticks(&s->clock, thr_us * 1000ull);
+	ctl->runtime_ns = p->runtime_us * 1000ull;
+	ctl->period_ns = p->period_us * 1000ull;
+	ctl->runtime = smp_ns_to_ticks(&s->clock, ctl->runtime_ns);
+	ctl->chunk = smp_ns_to_ticks(&s->clock, CHUNK_NS);
+	ctl->prio = p->prio_given ? &p->prio : NULL;
+	if (ctl->prio && (p->prio.kind == SCHED_KIND_FIFO || p->prio.kind == SCHED_KIND_RR) &&
+	    p->runtime_us >= p->period_us)
+		warn_msg("-P %s:%d with runtime == period: the spinners never sleep and starve "
+			 "everything else on their CPUs (set -r below -p)",
+			 p->prio.kind == SCHED_KIND_FIFO ? "f" : "r", p->prio.rt_prio);
+	return 0;
+}
+
+/* Wait for every spinner to report its tid, or why it could not start. */
+static int wait_started(struct sampler *s)
+{
+	struct smp_ctl *ctl = &s->ctl;
+	struct timespec until;
+	int ret = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += 5;
+	pthread_mutex_lock(&ctl->lock);
+	for (int cpu = 0; cpu < s->nr_cpus && !ret; cpu++) {
+		struct smp_spinner *sp = s->sp[cpu];
+		pid_t tid;
+
+		while (sp && !(tid = atomic_load(&sp->tid)))
+			if (pthread_cond_timedwait(&ctl->cond, &ctl->lock, &until) == ETIMEDOUT) {
+				err_msg("the spinner of CPU %d did not start", cpu);
+				ret = -ETIMEDOUT;
+				break;
+			}
+		if (!sp || ret)
+			continue;
+		if (tid < 0) {
+			ret = tid;
+			if (ret == -EINVAL)
+				err_msg("cannot run a spinner on CPU %d: it is offline or outside "
+					"rtla's CPU set", cpu);
+			else
+				err_msg("cannot set -P on the spinner of CPU %d: %s%s", cpu,
+					strerror(-ret), ctl->prio && ctl->prio->kind ==
+					SCHED_KIND_DEADLINE ? " (SCHED_DEADLINE refuses pinned "
+					"threads)" : "");
+		}
+		s->attr.cpu[cpu].spinner = tid;
+	}
+	pthread_mutex_unlock(&ctl->lock);
+	return ret;
+}
+
+static void set_cmd(struct sampler *s, int cmd)
+{
+	pthread_mutex_lock(&s->ctl.lock);
+	atomic_store(&s->ctl.cmd, cmd);
+	pthread_cond_broadcast(&s->ctl.cond);
+	pthread_mutex_unlock(&s->ctl.lock);
+}
+
+/* Wait (bounded) until no spinner can publish anything more. */
+static void wait_parked(struct sampler *s, long timeout_ms)
+{
+	struct smp_ctl *ctl = &s->ctl;
+	struct timespec until;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += timeout_ms / 1000;
+	until.tv_nsec += (timeout_ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&ctl->lock);
+	pthread_cond_broadcast(&ctl->cond);	/* wake the ones sleeping between periods */
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct smp_spinner *sp = s->sp[cpu];
+
+		while (sp && sp->created && atomic_load(&sp->tid) > 0 && !atomic_load(&sp->waiting))
+			if (pthread_cond_timedwait(&ctl->cond, &ctl->lock, &until) == ETIMEDOUT) {
+				debug_msg("sampler: the spinner of CPU %d is slow to stop", cpu);
+				pthread_mutex_unlock(&ctl->lock);
+				return;
+			}
+	}
+	pthread_mutex_unlock(&ctl->lock);
+}
+
+/* Drop everything measured so far: after the warm-up, and for "continue". */
+static void flush(struct sampler *s, struct noise_run *run)
+{
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct smp_spinner *sp = s->sp[cpu];
+
+		if (!sp)
+			continue;
+		atomic_store(&sp->gap_tail, atomic_load(&sp->gap_head));
+		atomic_store(&sp->prec_tail, atomic_load(&sp->prec_head));
+	}
+	if (s->trace)
+		smp_trace_drain(s->trace, &s->attr, run);
+	smp_attr_reset(&s->attr);
+	s->stop_seen = false;
+}
+
+static void sampler_teardown(struct noise_run *run);
+
+static int sampler_setup(struct noise_run *run)
+{
+	struct noise_params *p = run->params;
+	struct smp_cfg cfg = { .mode = p->mode, .stop_us = p->stop_us,
+			       .stop_total_us = p->stop_total_us };
+	struct sampler *s;
+	int ret;
+
+	if (!CPU_COUNT(&p->cpus)) {
+		err_msg("no CPU to measure");
+		return -EINVAL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	run->priv = s;
+	s->nr_cpus = p->nr_cpus;
+	s->sp = calloc(s->nr_cpus, sizeof(*s->sp));
+	if (!s->sp) {
+		ret = -ENOMEM;
+		goto out_fail;
+	}
+	if ((ret = smp_clock_init(&s->clock, true))) {
+		err_msg("cannot calibrate the TSC");
+		goto out_fail;
+	}
+	init_ctl(s, p);
+
+	s->trace = smp_trace_create(&p->cpus, s->nr_cpus, &s->clock, p->buffer_kb);
+	cfg.attribution = s->trace != NULL;
+	if ((ret = smp_attr_init(&s->attr, s->nr_cpus, &p->cpus, &s->clock, &cfg)))
+		goto out_nomem;
+	s->attr_ready = true;
+
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+		if (!CPU_ISSET(cpu, &p->cpus))
+			continue;
+		if ((ret = new_spinner(s, cpu, p->period_us)))
+			goto out_nomem;
+		if ((ret = smp_spinner_start(s->sp[cpu]))) {
+			err_msg("cannot start the spinner of CPU %d: %s", cpu,
+				ret == -EINVAL ? "the CPU is offline or outside rtla's CPU set" :
+				strerror(-ret));
+			goto out_fail;
+		}
+	}
+	if ((ret = wait_started(s)))
+		goto out_fail;
+	debug_msg("sampler: clock %s%.3f MHz, threshold %llu ticks, trace clock %s",
+		  s->clock.tsc ? "tsc " : "CLOCK_MONOTONIC_RAW, ",
+		  s->clock.tsc ? s->clock.mhz : 1000.0, (unsigned long long)s->ctl.thr,
+		  smp_trace_clock(s->trace));
+	return 0;
+
+out_nomem:
+	if (ret == -ENOMEM)
+		err_msg("sampler: out of memory for the gap buffers");
+out_fail:
+	sampler_teardown(run);
+	return ret;
+}
+
+static int sampler_enable(struct noise_run *run)
+{
+	struct sampler *s = run->priv;
+	long long warm_ms = run->params->warmup_s * 1000;
+	struct timespec nap = { 0, 100 * 1000 * 1000 };
+
+	if (s->trace && smp_trace_on(s->trace))
+		warn_msg("sampler: cannot start the trace instance: %s", strerror(errno));
+	smp_clock_refine(&s->clock);
+	set_cmd(s, SMP_RUN);
+	if (!warm_ms)
+		return 0;
+	debug_msg("warming up for %lld s", run->params->warmup_s);
+	for (long long t = 0; t < warm_ms && !run->stop_requested; t += 100)
+		nanosleep(&nap, NULL);
+	if (run->stop_requested)
+		return 0;
+	set_cmd(s, SMP_WAIT);
+	wait_parked(s, 2000);
+	flush(s, run);
+	set_cmd(s, SMP_RUN);
+	return 0;
+}
+
+/* Attribute and fold everything CPU's spinner has published up to the snapshot. */
+static void collect_cpu(struct noise_run *run, struct sampler *s, struct smp_spinner *sp,
+			uint64_t phead, uint64_t ghead)
+{
+	struct smp_attr_cpu *c = &s->attr.cpu[sp->cpu];
+	uint64_t pt = atomic_load(&sp->prec_tail), gt = atomic_load(&sp->gap_tail);
+	struct noise_period np;
+
+	for (; pt < phead; pt++) {
+		const struct smp_prec *r = &sp->prec[pt & sp->prec_mask];
+
+		for (; gt < r->gap_end; gt++)
+			smp_attr_gap(&s->attr, c, &sp->gap[gt & (SMP_GAP_RING - 1)]);
+		if (smp_attr_period(&s->attr, c, r, &np))
+			noise_run_add_period(run, &np);
+	}
+	for (; gt < ghead; gt++)
+		smp_attr_gap(&s->attr, c, &sp->gap[gt & (SMP_GAP_RING - 1)]);
+	atomic_store_explicit(&sp->gap_tail, gt, memory_order_release);
+	atomic_store_explicit(&sp->prec_tail, pt, memory_order_release);
+	smp_attr_compact(c);
+}
+
+static int sampler_collect(struct noise_run *run)
+{
+	struct sampler *s = run->priv;
+	uint64_t phead[CPU_SETSIZE], ghead[CPU_SETSIZE];
+
+	if (!s)
+		return -EINVAL;
+	if (atomic_load(&s->halted))
+		wait_parked(s, 50);
+	smp_clock_refine(&s->clock);
+	/*
+	 * Periods before gaps: a period published before this snapshot ends
+	 * at a gap index the gap snapshot then covers. Events after both: all
+	 * that explain a published gap happened before it was published.
+	 */
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++)
+		if (s->sp[cpu])
+			phead[cpu] = atomic_load_explicit(&s->sp[cpu]->prec_head,
+							  memory_order_acquire);
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++)
+		if (s->sp[cpu])
+			ghead[cpu] = atomic_load_explicit(&s->sp[cpu]->gap_head,
+							  memory_order_acquire);
+	if (s->trace && smp_trace_drain(s->trace, &s->attr, run) && run->stop_requested < 2)
+		debug_msg("sampler: reading the trace buffers failed");
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++)
+		if (s->sp[cpu])
+			collect_cpu(run, s, s->sp[cpu], phead[cpu], ghead[cpu]);
+
+	if (s->attr.stop.hit && !s->stop_seen && !atomic_load(&s->halted)) {
+		s->stop_seen = true;
+		set_cmd(s, SMP_WAIT);
+		if (s->trace)
+			smp_trace_off(s->trace);
+	}
+	return 0;
+}
+
+static bool sampler_stopped(struct noise_run *run)
+{
+	struct sampler *s = run->priv;
+
+	if (!s || atomic_load(&s->halted) || !s->stop_seen)
+		return false;
+	run->stop_hit = true;
+	run->stop_cpu = s->attr.stop.cpu;
+	run->stop_value_us = s->attr.stop.value_us;
+	run->stop_reason = s->attr.stop.reason;
+	return true;
+}
+
+/* From a signal handler: lock-free atomic stores only. */
+static void sampler_halt(struct noise_run *run)
+{
+	struct sampler *s = run->priv;
+
+	if (!s)
+		return;
+	atomic_store(&s->halted, 1);
+	atomic_store(&s->ctl.cmd, SMP_WAIT);
+}
+
+static int sampler_rearm(struct noise_run *run)
+{
+	struct sampler *s = run->priv;
+
+	if (!s || atomic_load(&s->halted))
+		return 0;
+	wait_parked(s, 2000);
+	flush(s, run);
+	run->stop_hit = false;
+	if (s->trace && smp_trace_on(s->trace))
+		warn_msg("sampler: cannot restart the trace instance");
+	set_cmd(s, SMP_RUN);
+	return 0;
+}
+
+static int sampler_save_trace(struct noise_run *run, const char *path)
+{
+	struct sampler *s = run->priv;
+	const struct smp_stop *st = &s->attr.stop;
+	FILE *f;
+	int ret;
+
+	printf("  Saving trace to %s\n", path);
+	f = fopen(path, "w");
+	if (!f) {
+		err_msg("cannot save the trace to %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	fprintf(f, "# rtla %s sampler trace: the last %d gaps of at least %lld us\n",
+		run->params->mode == MODE_HWNOISE ? "hwnoise" : "osnoise",
+		SMP_TRACE_KEEP, run->params->threshold_us ? run->params->threshold_us : 1);
+	if (s->clock.tsc)
+		fprintf(f, "# spinner clock: TSC at %.3f MHz; ", s->clock.mhz);
+	else
+		fprintf(f, "# spinner clock: CLOCK_MONOTONIC_RAW; ");
+	fprintf(f, "trace clock: %s; TIME is CLOCK_MONOTONIC_RAW\n", smp_trace_clock(s->trace));
+	if (st->hit)
+		fprintf(f, "# stop: %s noise of %lld us on cpu %d\n", st->reason, st->value_us,
+			st->cpu);
+	smp_attr_summary(&s->attr, f, "# ");
+	ret = smp_attr_save(&s->attr, f);
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		err_msg("cannot save the trace to %s: %s", path, strerror(-ret));
+	return ret;
+}
+
+/* Say once, at the end, what the figures could not hold. */
+static void report_losses(struct sampler *s)
+{
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct smp_spinner *sp = s->sp[cpu];
+		struct smp_attr_cpu *c = &s->attr.cpu[cpu];
+
+		if (!sp)
+			continue;
+		if (c->st.lost)
+			warn_msg("sampler: %llu gaps on CPU %d did not fit in its buffer; they "
+				 "count as HW noise", (unsigned long long)c->st.lost, cpu);
+		if (atomic_load(&sp->prec_lost))
+			warn_msg("sampler: %llu periods of CPU %d were dropped (rtla itself "
+				 "was starved)", (unsigned long long)atomic_load(&sp->prec_lost),
+				 cpu);
+		if (c->dropped)
+			warn_msg("sampler: %llu events of CPU %d were dropped; the gaps they "
+				 "explain count as HW", (unsigned long long)c->dropped, cpu);
+	}
+}
+
+static void sampler_teardown(struct noise_run *run)
+{
+	struct sampler *s = run->priv;
+
+	if (!s)
+		return;
+	if (s->ctl_ready) {
+		set_cmd(s, SMP_EXIT);
+		for (int cpu = 0; cpu < s->nr_cpus; cpu++)
+			if (s->sp && s->sp[cpu])
+				smp_spinner_join(s->sp[cpu]);
+	}
+	smp_trace_destroy(s->trace);
+	s->trace = NULL;
+	if (s->attr_ready) {
+		report_losses(s);
+		if (msg_debug_enabled())
+			smp_attr_summary(&s->attr, stderr, "debug: sampler: ");
+		smp_attr_free(&s->attr);
+	}
+	for (int cpu = 0; s->sp && cpu < s->nr_cpus; cpu++)
+		free_spinner(s->sp[cpu]);
+	free(s->sp);
+	if (s->ctl_ready) {
+		pthread_cond_destroy(&s->ctl.cond);
+		pthread_mutex_destroy(&s->ctl.lock);
+	}
+	run->priv = NULL;
+	free(s);
+}
+
+const struct noise_backend noise_sampler_backend = {
+	.name = "sampler",
+	.setup = sampler_setup,
+	.enable = sampler_enable,
+	.collect = sampler_collect,
+	.stopped = sampler_stopped,
+	.halt = sampler_halt,
+	.rearm = sampler_rearm,
+	.save_trace = sampler_save_trace,
+	.teardown = sampler_teardown,
+};

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sampler_trace - the sampler's private tracefs instance.
+ *
+ * It records, on the measured CPUs only, the events that can explain a gap
+ * (irq, irq_vectors, softirq, nmi, ipi, sched_switch) with a trace clock in
+ * the spinner's time domain: x86-tsc for a TSC spinner, mono_raw for a
+ * CLOCK_MONOTONIC_RAW one. The default "local" clock is sched_clock based
+ * and drifts by milliseconds against both, so it is never used.
+ *
+ * The instance is named after our pid. A run killed by SIGKILL cannot remove
+ * it, so every setup removes the instances of pids that no longer exist.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "msg.h"
+#include "osnoise/sampler.h"
+
+#define INSTANCE_PREFIX	"rtla_sampler_"
+
+struct evtype {
+	uint16_t kind;
+	struct tep_format_field *arg, *arg2, *name, *dur;
+};
+
+struct smp_trace {
+	struct tep_handle *tep;
+	struct tracefs_instance *inst;
+	char name[64];
+	cpu_set_t cpus;
+	const struct smp_clock *clock;
+	bool same_domain;		/* event ts are already spinner ticks */
+	const char *clock_name;
+	struct evtype *types;		/* indexed by event id; kind 0xffff: not ours */
+	const char **names;		/* by event id, for the saved trace */
+	int max_id;
+	struct smp_attr *attr;		/* the drain in progress */
+	struct noise_run *run;
+};
+
+/* What we enable: system, event name pattern (anchored POSIX BRE). */
+static const struct {
+	const char *system, *event;
+	bool needed;
+} wanted[] = {
+	{ "irq", "irq_handler_\\(entry\\|exit\\)", true },
+	{ "irq", "softirq_\\(entry\\|exit\\)", true },
+	{ "irq_vectors", ".*_\\(entry\\|exit\\)", false },	/* x86: ticks and IPIs */
+	{ "ipi", "ipi_\\(entry\\|exit\\)", false },		/* arm, arm64 */
+	{ "nmi", "nmi_handler", false },
+	{ "sched", "sched_switch", true },
+};
+
+static const char *const systems[] = { "irq", "irq_vectors", "ipi", "nmi", "sched", NULL };
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+/* Which of our kinds an event is; -1 when it is none of them. */
+static int event_kind(const struct tep_event *e)
+{
+	if (!strcmp(e->system, "irq")) {
+		if (!strcmp(e->name, "irq_handler_entry"))
+			return SMP_EV_IRQ;
+		if (!strcmp(e->name, "irq_handler_exit"))
+			return SMP_EV_IRQ_EXIT;
+		if (!strcmp(e->name, "softirq_entry"))
+			return SMP_EV_SOFTIRQ;
+		if (!strcmp(e->name, "softirq_exit"))
+			return SMP_EV_SOFTIRQ_EXIT;
+	} else if (!strcmp(e->system, "irq_vectors") || !strcmp(e->system, "ipi")) {
+		if (!strcmp(e->system, "ipi") && strncmp(e->name, "ipi_", 4))
+			return -1;
+		if (ends_with(e->name, "_entry"))
+			return SMP_EV_VEC;
+		if (ends_with(e->name, "_exit"))
+			return SMP_EV_VEC_EXIT;
+	} else if (!strcmp(e->system, "nmi") && !strcmp(e->name, "nmi_handler")) {
+		return SMP_EV_NMI;
+	} else if (!strcmp(e->system, "sched") && !strcmp(e->name, "sched_switch")) {
+		return SMP_EV_SWITCH;
+	}
+	return -1;
+}
+
+static int build_types(struct smp_trace *t)
+{
+	struct tep_event **all = tep_list_events(t->tep, TEP_EVENT_SORT_ID);
+	int n = 0;
+
+	if (!all)
+		return -ENOMEM;
+	for (int i = 0; all[i]; i++)
+		if (all[i]->id > t->max_id)
+			t->max_id = all[i]->id;
+	t->types = calloc(t->max_id + 1, sizeof(*t->types));
+	t->names = calloc(t->max_id + 1, sizeof(*t->names));
+	if (!t->types || !t->names)
+		return -ENOMEM;
+	for (int i = 0; i <= t->max_id; i++)
+		t->types[i].kind = 0xffff;
+	for (int i = 0; all[i]; i++) {
+		struct tep_event *e = all[i];
+		struct evtype *ty = &t->types[e->id];
+		int kind = event_kind(e);
+
+		t->names[e->id] = e->name;
+		if (kind < 0)
+			continue;
+		ty->kind = kind;
+		switch (kind) {
+		case SMP_EV_IRQ:
+			ty->arg = tep_find_field(e, "irq");
+			ty->name = tep_find_field(e, "name");
+			break;
+		case SMP_EV_SOFTIRQ:
+			ty->arg = tep_find_field(e, "vec");
+			break;
+		case SMP_EV_VEC:
+			ty->arg = tep_find_field(e, "vector");
+			break;
+		case SMP_EV_NMI:
+			ty->dur = tep_find_field(e, "delta_ns");
+			break;
+		case SMP_EV_SWITCH:
+			ty->arg = tep_find_field(e, "next_pid");
+			ty->arg2 = tep_find_field(e, "prev_pid");
+			ty->name = tep_find_field(e, "next_comm");
+			if (!ty->arg || !ty->arg2)
+				ty->kind = 0xffff;
+			break;
+		}
+		n++;
+	}
+	return n ? 0 : -ENOENT;
+}
+
+static long long read_field(struct tep_format_field *f, void *data, long long dflt)
+{
+	unsigned long long v;
+
+	if (!f || tep_read_number_field(f, data, &v))
+		return dflt;
+	return (long long)v;
+}
+
+/* A char[] or __data_loc/__rel_loc string field into a 16-byte name. */
+static void read_name(struct tep_format_field *f, struct tep_record *r, char *dst)
+{
+	unsigned long long v;
+	unsigned off, len;
+
+	dst[0] = '\0';
+	if (!f)
+		return;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (tep_read_number_field(f, r->data, &v))
+			return;
+		off = v & 0xffff;
+		len = (v >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+	} else {
+		off = f->offset;
+		len = f->size;
+	}
+	if (off >= (unsigned)r->size)
+		return;
+	if (len > (unsigned)r->size - off)
+		len = r->size - off;
+	if (len > 15)
+		len = 15;
+	memcpy(dst, (char *)r->data + off, len);
+	dst[len] = '\0';
+}
+
+/* Trace clock to spinner ticks: the identity, or the calibrated line. */
+static uint64_t to_ticks(const struct smp_trace *t, uint64_t ts)
+{
+	const struct smp_clock *ck = t->clock;
+	double d;
+
+	if (t->same_domain)
+		return ts;
+	d = ((double)ts - (double)ck->ref_ns) * ck->mhz / 1000.0;
+	return (uint64_t)((double)ck->ref_ticks + d);
+}
+
+static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ctx)
+{
+	struct smp_trace *t = ctx;
+	struct smp_event ev = { 0 };
+	const struct evtype *ty;
+
+	if (e->id < 0 || e->id > t->max_id || t->types[e->id].kind == 0xffff)
+		return 0;
+	ty = &t->types[e->id];
+	t->run->processed_events++;
+	ev.ts = to_ticks(t, r->ts);
+	ev.kind = ty->kind;
+	ev.type = e->id;
+	ev.arg = read_field(ty->arg, r->data, -1);
+	ev.arg2 = read_field(ty->arg2, r->data, -1);
+	ev.dur = read_field(ty->dur, r->data, 0);
+	read_name(ty->name, r, ev.name);
+	smp_attr_push(t->attr, cpu, &ev);
+	return 0;
+}
+
+static int on_missed(struct tep_event *e, struct tep_record *r, int cpu, void *ctx)
+{
+	struct smp_trace *t = ctx;
+	struct noise_run *run = t->run;
+
+	if (!run)
+		return 0;
+	if (r->missed_events < 0)
+		run->missed_events = UINT64_MAX;
+	else if (run->missed_events != UINT64_MAX)
+		run->missed_events += r->missed_events;
+	return 0;
+}
+
+int smp_trace_drain(struct smp_trace *t, struct smp_attr *a, struct noise_run *run)
+{
+	int ret;
+
+	t->attr = a;
+	t->run = run;
+	t->attr->type_names = t->names;
+	t->attr->nr_types = t->max_id + 1;
+	ret = tracefs_iterate_raw_events(t->tep, t->inst, &t->cpus, sizeof(t->cpus),
+					 on_event, t);
+	return ret < 0 ? -EIO : 0;
+}
+
+/* Remove the instances of sampler runs whose process is gone (SIGKILL). */
+static void sweep_stale(void)
+{
+	char **names = tracefs_instances(INSTANCE_PREFIX "[0-9]*");
+	int removed = 0;
+	char first[64] = "";
+
+	for (int i = 0; names && names[i]; i++) {
+		const char *p = names[i] + strlen(INSTANCE_PREFIX), *q = p;
+		struct tracefs_instance *inst;
+		long pid;
+		char *end;
+
+		if (strncmp(names[i], INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+			continue;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (q == p || *q)
+			continue;
+		pid = strtol(p, &end, 10);
+		if (pid <= 0 || pid == getpid() || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (inst && !tracefs_instance_destroy(inst)) {
+			if (!removed++)
+				snprintf(first, sizeof(first), "%s", names[i]);
+		}
+		tracefs_instance_free(inst);
+	}
+	tracefs_list_free(names);
+	if (removed)
+		info_msg("removed %d tracefs instance%s left by killed sampler runs (%s%s)",
+			 removed, removed > 1 ? "s" : "", first, removed > 1 ? ", ..." : "");
+}
+
+static struct tracefs_instance *create_instance(const char *name)
+{
+	struct tracefs_instance *inst = tracefs_instance_create(name);
+
+	if (inst && !tracefs_instance_is_new(inst)) {
+		/* our pid, not created by us: a killed run that had this pid before */
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+		inst = tracefs_instance_create(name);
+		if (inst && !tracefs_instance_is_new(inst)) {
+			tracefs_instance_free(inst);
+			errno = EEXIST;
+			return NULL;
+		}
+	}
+	return inst;
+}
+
+/* The trace clock that maps onto the spinner's ticks. */
+static int set_clock(struct smp_trace *t)
+{
+	if (t->clock->tsc && tracefs_instance_file_write(t->inst, "trace_clock", "x86-tsc") > 0) {
+		t->clock_name = "x86-tsc";
+		t->same_domain = true;
+		return 0;
+	}
+	if (tracefs_instance_file_write(t->inst, "trace_clock", "mono_raw") > 0) {
+		t->clock_name = "mono_raw";
+		t->same_domain = !t->clock->tsc;
+		return 0;
+	}
+	return -ENOTSUP;
+}
+
+static int configure(struct smp_trace *t, int nr_cpus, long long buffer_kb)
+{
+	int enabled = 0, ret;
+
+	if (tracefs_trace_off(t->inst) < 0)
+		return -errno;
+	if ((ret = set_clock(t)))
+		return ret;
+	/* full buffers only where we trace; the rest cost memory for nothing */
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		if (tracefs_instance_set_buffer_size(t->inst, CPU_ISSET(cpu, &t->cpus) ?
+						     buffer_kb : 4, cpu) < 0)
+			debug_msg("sampler: buffer size of cpu %d not set: %s", cpu,
+				  strerror(errno));
+	if (tracefs_instance_set_affinity_set(t->inst, &t->cpus, sizeof(t->cpus)) < 0)
+		return -errno;
+	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
+		if (tracefs_event_enable(t->inst, wanted[i].system, wanted[i].event) < 0) {
+			if (wanted[i].needed)
+				warn_msg("sampler: %s:%s events not available: noise they cause "
+					 "counts as HW", wanted[i].system, wanted[i].event);
+			continue;
+		}
+		enabled++;
+	}
+	return enabled ? 0 : -ENOENT;
+}
+
+struct smp_trace *smp_trace_create(const cpu_set_t *cpus, int nr_cpus,
+				   const struct smp_clock *ck, long long buffer_kb)
+{
+	struct smp_trace *t = calloc(1, sizeof(*t));
+	const char *why = NULL, *dir;
+	int ret;
+
+	if (!t)
+		return NULL;
+	t->cpus = *cpus;
+	t->clock = ck;
+	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%d", getpid());
+	if (tracefs_tracing_dir_is_mounted(true, &dir) < 0 || !tracefs_tracing_dir()) {
+		why = "tracefs is not mounted and cannot be mounted";
+		goto out_fail;
+	}
+	sweep_stale();
+	t->tep = tracefs_local_events_system(NULL, systems);
+	if (!t->tep || build_types(t)) {
+		why = "cannot read the event formats";
+		goto out_fail;
+	}
+	t->inst = create_instance(t->name);
+	if (!t->inst) {
+		why = strerror(errno);
+		goto out_fail;
+	}
+	ret = configure(t, nr_cpus, buffer_kb > 0 ? buffer_kb : 2048);
+	if (ret) {
+		why = ret == -ENOTSUP ? "no trace clock comparable to the spinner's" :
+		      strerror(-ret);
+		goto out_fail;
+	}
+	tracefs_follow_missed_events(t->inst, on_missed, t);
+	debug_msg("sampler: instance %s, trace clock %s", t->name, t->clock_name);
+	return t;
+
+out_fail:
+	warn_msg("sampler: no attribution (%s%s): every gap counts as HW noise", why,
+		 geteuid() ? "; it needs root" : "");
+	smp_trace_destroy(t);
+	return NULL;
+}
+
+int smp_trace_on(struct smp_trace *t)
+{
+	return tracefs_trace_on(t->inst) < 0 ? -errno : 0;
+}
+
+void smp_trace_off(struct smp_trace *t)
+{
+	tracefs_trace_off(t->inst);
+}
+
+/* rmdir can fail with EBUSY while the kernel still holds a reader: retry briefly. */
+void smp_trace_destroy(struct smp_trace *t)
+{
+	struct timespec nap = { 0, 20 * 1000 * 1000 };
+
+	if (!t)
+		return;
+	if (t->inst) {
+		tracefs_trace_off(t->inst);
+		for (int tries = 0; tracefs_instance_destroy(t->inst); tries++) {
+			if (errno != EBUSY || tries == 10) {
+				err_msg("could not remove instance %s: %s", t->name,
+					strerror(errno));
+				break;
+			}
+			nanosleep(&nap, NULL);
+		}
+		tracefs_instance_free(t->inst);
+	}
+	tep_free(t->tep);
+	free(t->types);
+	free(t->names);
+	free(t);
+}
+
+const char *smp_trace_clock(const struct smp_trace *t)
+{
+	return t ? t->clock_name : "none";
+}
