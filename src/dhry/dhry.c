@@ -29,17 +29,21 @@
 #define DEFAULT_SECONDS		2	/* as the kernel's test_dhry: shorter runs are not meaningful */
 #define MAX_SECONDS		86400
 #define DEFAULT_THRESHOLD	10	/* percent below the median */
+#define BUSY_WARN		90	/* percent: below it, other tasks shared the CPU */
 
 enum {
-	COL_CPU, COL_ITERATIONS, COL_SECONDS, COL_DPS, COL_DMIPS, COL_MHZ, COL_DMIPS_MHZ,
-	COL_CLOCK, COL_CHECK, COL_RATIO, COL_SLOW,
+	COL_CPU, COL_ITERATIONS, COL_SECONDS, COL_BUSY, COL_DPS, COL_DMIPS, COL_MHZ,
+	COL_DMIPS_MHZ, COL_CLOCK, COL_CHECK, COL_RATIO, COL_SLOW,
 };
 
 static const struct out_column columns[] = {
 	[COL_CPU]	 = { "CPU", "cpu", OUT_NUM, 3, OUT_RIGHT, "CPU number" },
 	[COL_ITERATIONS] = { "ITERATIONS", "iterations", OUT_NUM, 10, OUT_RIGHT,
 			     "measured runs through Dhrystone" },
-	[COL_SECONDS]	 = { "SECONDS", "seconds", OUT_NUM, 7, OUT_RIGHT, "time of the measured runs" },
+	[COL_SECONDS]	 = { "SECONDS", "seconds", OUT_NUM, 7, OUT_RIGHT,
+			     "CPU time of the measured runs (Weicker's user time)" },
+	[COL_BUSY]	 = { "BUSY", "busy_percent", OUT_NUM, 5, OUT_RIGHT,
+			     "% of the wall time the benchmark had its CPU (less: other tasks ran)" },
 	[COL_DPS]	 = { "DHRY/S", "dhrystones_per_second", OUT_NUM, 10, OUT_RIGHT,
 			     "Dhrystones per second" },
 	[COL_DMIPS]	 = { "DMIPS", "dmips", OUT_NUM, 8, OUT_RIGHT, "Dhrystones per second / 1757" },
@@ -53,7 +57,7 @@ static const struct out_column columns[] = {
 	[COL_SLOW]	 = { "SLOW", "slow", OUT_BOOL, 4, 0, "slower than the median by more than -t" },
 };
 #define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
-#define DEFAULT_COLUMNS	"CPU,ITERATIONS,SECONDS,DHRY/S,DMIPS,MHZ,DMIPS/MHZ,CLOCK,CHECK,RATIO,SLOW"
+#define DEFAULT_COLUMNS	"CPU,ITERATIONS,SECONDS,BUSY,DHRY/S,DMIPS,MHZ,DMIPS/MHZ,CLOCK,CHECK,RATIO,SLOW"
 
 enum { OPT_JSON = 256 };
 
@@ -70,6 +74,7 @@ struct dhry_cmd {
 struct score {
 	bool ok;
 	double seconds;
+	double busy;
 	double dps;
 	double dmips;
 	double ratio;
@@ -252,6 +257,9 @@ static double score_all(const struct dhry_result *res, int n, long long threshol
 			continue;
 		sc[i].ok = true;
 		sc[i].seconds = res[i].ns / 1e9;
+		sc[i].busy = res[i].wall_ns ? 100.0 * res[i].cpu_ns / res[i].wall_ns : 100;
+		if (sc[i].busy > 100)
+			sc[i].busy = 100;
 		sc[i].dps = res[i].iterations / sc[i].seconds;
 		sc[i].dmips = sc[i].dps / DHRY_VAX;
 		if (dps)
@@ -293,6 +301,7 @@ static int print_table(struct out_table *t, const struct dhry_result *res,
 			continue;
 		out_set_u64(row, COL_ITERATIONS, r->iterations);
 		out_set_fmt(row, COL_SECONDS, "%.3f", sc[i].seconds);
+		out_set_fmt(row, COL_BUSY, "%.1f", sc[i].busy);
 		out_set_fmt(row, COL_DPS, "%.0f", sc[i].dps);
 		out_set_fmt(row, COL_DMIPS, "%.1f", sc[i].dmips);
 		if (r->clock != DHRY_CLOCK_NONE) {
@@ -353,6 +362,7 @@ static void write_record(struct json *j, const struct dhry_cmd *c, const struct 
 		if (sc[i].ok) {
 			json_u64(j, "iterations", r->iterations);
 			json_double(j, "seconds", sc[i].seconds, 6);
+			json_double(j, "busy_percent", sc[i].busy, 1);
 			json_double(j, "dhrystones_per_second", sc[i].dps, 0);
 			json_double(j, "dmips", sc[i].dmips, 2);
 			json_double(j, "ratio", sc[i].ratio, 4);
@@ -361,6 +371,7 @@ static void write_record(struct json *j, const struct dhry_cmd *c, const struct 
 		} else {
 			json_null(j, "iterations");
 			json_null(j, "seconds");
+			json_null(j, "busy_percent");
 			json_null(j, "dhrystones_per_second");
 			json_null(j, "dmips");
 			json_null(j, "ratio");
@@ -405,6 +416,10 @@ static void report(const struct dhry_cmd *c, const struct dhry_result *res,
 		else if (sc[i].slow)
 			warn_msg("CPU %d is %.1f %% slower than the median CPU", res[i].cpu,
 				 (1 - sc[i].ratio) * 100);
+		/* short runs are all noise; a long one that lost its CPU says why it is slow */
+		if (sc[i].ok && sc[i].seconds >= DEFAULT_SECONDS && sc[i].busy < BUSY_WARN)
+			warn_msg("CPU %d: the benchmark had its CPU %.0f %% of the time; other tasks ran there",
+				 res[i].cpu, sc[i].busy);
 		if (sc[i].ok && (shortest_cpu < 0 || sc[i].seconds < shortest)) {
 			shortest = sc[i].seconds;
 			shortest_cpu = res[i].cpu;
@@ -433,7 +448,6 @@ int cmd_dhry(int argc, char **argv)
 {
 	struct dhry_cmd c = {
 		.run.seconds = DEFAULT_SECONDS,
-		.run.fault_cpu = -1,
 		.threshold = DEFAULT_THRESHOLD,
 	};
 	const char *fault = getenv("RTLA_DHRY_FAULT_CPU");
@@ -470,8 +484,10 @@ int cmd_dhry(int argc, char **argv)
 	}
 	c.run.progress = isatty(STDERR_FILENO);
 	/* the tests' way to see a wrong final value reported as such */
-	if (fault && *fault)
+	if (fault && *fault) {
+		c.run.fault = true;
 		c.run.fault_cpu = atoi(fault);
+	}
 
 	n = CPU_COUNT(&c.run.cpus);
 	res = calloc(n, sizeof(*res));

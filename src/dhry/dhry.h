@@ -102,7 +102,7 @@ struct dhry_final {
 
 /*
  * Run the benchmark RUNS times (1..DHRY_RUNS_MAX) on the calling thread:
- * initialise, time the loop with CLOCK_MONOTONIC into *ns, capture the final
+ * initialise, time the loop in thread CPU time into *ns, capture the final
  * values into *fin. 0, or -ENOMEM.
  */
 int dhry_run(int runs, struct dhry_final *fin, uint64_t *ns);

@@ -113,11 +113,16 @@ static void proc_5(void)
 	bool_glob = 0;
 }
 
-static uint64_t now_ns(void)
+/*
+ * Weicker's program times the loop with times(), the process's user time;
+ * this thread's CPU time is that measure for one thread, so a task that
+ * preempts the benchmark does not count against the CPU's score.
+ */
+static uint64_t cpu_time_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
@@ -159,7 +164,7 @@ int dhry_run(int runs, struct dhry_final *fin, uint64_t *ns)
 	/* missing from the first published program: without it the value is undefined */
 	arr_2_glob[8][7] = 10;
 
-	begin = now_ns();
+	begin = cpu_time_ns();
 
 	for (run_index = 1; run_index <= number_of_runs; ++run_index) {
 		proc_5();
@@ -202,7 +207,7 @@ int dhry_run(int runs, struct dhry_final *fin, uint64_t *ns)
 		/* Int_1_Loc == 5 */
 	}
 
-	end = now_ns();
+	end = cpu_time_ns();
 	*ns = end - begin;
 
 	fin->int_glob = dhry_int_glob;

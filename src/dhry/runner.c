@@ -62,12 +62,17 @@ struct perf_count {
 	uint64_t value, enabled, running;
 };
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 const char *dhry_clock_name(enum dhry_clock clock)
@@ -149,7 +154,7 @@ static int run_batch(struct worker *w, int runs, uint64_t *ns)
 		snprintf(w->res->why, sizeof(w->res->why), "%s", strerror(-ret));
 		return -1;
 	}
-	if (w->opts->fault_cpu == w->res->cpu)
+	if (w->opts->fault && w->opts->fault_cpu == w->res->cpu)
 		fin.int_glob++;
 	if (dhry_check(&fin, runs, w->res->why, sizeof(w->res->why))) {
 		w->res->failed = true;
@@ -184,10 +189,11 @@ static void measure(struct worker *w, double rate)
 {
 	const struct dhry_opts *o = w->opts;
 	struct dhry_result *res = w->res;
-	uint64_t target = o->seconds * NSEC_PER_SEC, begin, end, ns;
+	uint64_t target = o->seconds * NSEC_PER_SEC, begin, cpu_begin, ns;
 	struct perf_count c0, c1;
 	bool counted = perf_read(w->perf_fd, &c0);
 
+	cpu_begin = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	begin = now_ns();
 	atomic_store(&w->start_ns, begin);
 	atomic_store(&w->phase, PHASE_MEASURING);
@@ -208,13 +214,15 @@ static void measure(struct worker *w, double rate)
 		if (ns)
 			rate = (double)runs * NSEC_PER_SEC / ns;
 	}
-	end = now_ns();
+	res->wall_ns = now_ns() - begin;
+	res->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_begin;
 
-	if (counted && perf_read(w->perf_fd, &c1) && end > begin) {
+	/* the counter follows the thread: divide by the time the thread ran */
+	if (counted && perf_read(w->perf_fd, &c1) && res->cpu_ns) {
 		double cycles = perf_cycles(&c0, &c1);
 
 		if (cycles > 0) {
-			res->mhz = cycles * 1000.0 / (end - begin);
+			res->mhz = cycles * 1000.0 / res->cpu_ns;
 			res->clock = DHRY_CLOCK_PERF;
 		}
 	}

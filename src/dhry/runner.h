@@ -24,7 +24,8 @@ struct dhry_opts {
 	long long seconds;	/* calibrated: each CPU runs at least this long */
 	bool sequential;	/* one CPU at a time instead of all together */
 	bool progress;		/* a progress line on stderr */
-	int fault_cpu;		/* tests: corrupt this CPU's final values (-1: none) */
+	bool fault;		/* tests: corrupt the final values of fault_cpu */
+	int fault_cpu;
 };
 
 #define DHRY_WHY_MAX 160
@@ -35,7 +36,9 @@ struct dhry_result {
 	bool failed;		/* a final value was wrong: there is no score */
 	char why[DHRY_WHY_MAX];
 	uint64_t iterations;	/* measured runs through the benchmark */
-	uint64_t ns;		/* time spent in the measurement loops */
+	uint64_t ns;		/* CPU time of the measurement loops */
+	uint64_t wall_ns;	/* wall-clock time of the measured runs */
+	uint64_t cpu_ns;	/* CPU time of the measured runs, as wall_ns */
 	double mhz;		/* 0: not known */
 	enum dhry_clock clock;
 };

@@ -50,14 +50,15 @@ bad_input() {
 @test "default table: every online CPU, the header, one passing row each" {
 	run --separate-stderr "$RTLA" dhry -i 2000 -r
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "CPU ITERATIONS SECONDS DHRY/S DMIPS MHZ DMIPS/MHZ CLOCK CHECK RATIO SLOW" ]
+	[ "${lines[0]}" = "CPU ITERATIONS SECONDS BUSY DHRY/S DMIPS MHZ DMIPS/MHZ CLOCK CHECK RATIO SLOW" ]
 	[ "${#lines[@]}" -eq $((ncpus + 1)) ]
 	i=1
 	for cpu in $cpus; do
-		read -r c it secs dps dmips rest <<<"${lines[$i]}"
+		read -r c it secs busy dps dmips rest <<<"${lines[$i]}"
 		[ "$c" = "$cpu" ]
 		[ "$it" = 2000 ]
 		[[ "$secs" =~ ^[0-9]+\.[0-9]{3}$ ]]
+		[[ "$busy" =~ ^[0-9]+\.[0-9]$ ]]
 		[[ "$dps" =~ ^[0-9]+$ ]]
 		[[ "$dmips" =~ ^[0-9]+\.[0-9]$ ]]
 		[[ "${lines[$i]}" =~ \ (perf|cpufreq|none)\ OK\ [0-9]+\.[0-9]{3}\ (yes|no)$ ]]
@@ -78,7 +79,7 @@ bad_input() {
 	# "+" adds to the defaults; a column named twice prints once
 	run --separate-stderr "$RTLA" dhry -i 1000 -c 0 -o +CPU -r
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "CPU ITERATIONS SECONDS DHRY/S DMIPS MHZ DMIPS/MHZ CLOCK CHECK RATIO SLOW" ]
+	[ "${lines[0]}" = "CPU ITERATIONS SECONDS BUSY DHRY/S DMIPS MHZ DMIPS/MHZ CLOCK CHECK RATIO SLOW" ]
 }
 
 @test "-J prints the table as JSON with typed values" {
@@ -87,7 +88,7 @@ bad_input() {
 	echo "$output" >"$tmp/t.json"
 	[ "$(json_get "$tmp/t.json" 'len(d["cpus"])')" -eq "$ncpus" ]
 	[ "$(json_get "$tmp/t.json" 'sorted(d["cpus"][0].keys())')" = \
-	  "['check', 'clock', 'cpu', 'dhrystones_per_second', 'dmips', 'dmips_per_mhz', 'iterations', 'mhz', 'ratio', 'seconds', 'slow']" ]
+	  "['busy_percent', 'check', 'clock', 'cpu', 'dhrystones_per_second', 'dmips', 'dmips_per_mhz', 'iterations', 'mhz', 'ratio', 'seconds', 'slow']" ]
 	[ "$(json_get "$tmp/t.json" 'd["cpus"][0]["iterations"]')" = 1000 ]
 	[ "$(json_get "$tmp/t.json" 'type(d["cpus"][0]["dmips"]).__name__')" = float ]
 	[ "$(json_get "$tmp/t.json" 'type(d["cpus"][0]["slow"]).__name__')" = bool ]
