@@ -101,7 +101,7 @@ static void usage(FILE *f)
 		"  -t, --threshold PCT    flag CPUs slower than the median by more than PCT %%\n"
 		"                         (default %d)\n"
 		"      --json FILE        write the run as a JSON record to FILE (\"-\": stdout,\n"
-		"                         instead of the table)\n"
+		"                         instead of the table); -J prints the table as JSON\n"
 		"  -h, --help             show this help\n",
 		DHRY_VAX, DHRY_RUNS_MAX, DEFAULT_SECONDS, DEFAULT_THRESHOLD);
 	out_usage(f, columns, NCOLUMNS);
