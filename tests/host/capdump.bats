@@ -1,0 +1,210 @@
+#!/usr/bin/env bats
+# rtla capdump on this machine's kernel: processes started with chosen sets,
+# files given capabilities with setcap, capget against /proc, and a scan
+# while a thousand processes come and go. Needs root; every process a test
+# starts is killed by its PID in teardown.
+
+load ../cli/helper
+
+setup() {
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp"
+	pids=()
+}
+
+teardown() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null || true
+	done
+	for p in "${pids[@]}"; do
+		wait "$p" 2>/dev/null || true
+	done
+	rm -rf "$tmp"
+}
+
+# start CMD...: run it in the background until it has exec'd "sleep"; sets $pid
+start() {
+	"$@" &
+	pid=$!
+	pids+=("$pid")
+	for _ in $(seq 200); do
+		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "${want_comm:-sleep}" ] && return 0
+		sleep 0.01
+	done
+	echo "$* did not start" >&2
+	return 1
+}
+
+# status_set PID Cap...: the value /proc shows
+status_set() {
+	awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"
+}
+
+@test "a root child with a reduced bounding set and an ambient set shows exactly those" {
+	needs_root "setpriv changes the bounding and ambient sets"
+	start setpriv --bounding-set -all,+net_raw,+net_bind_service,+bpf \
+		--inh-caps +net_raw,+bpf --ambient-caps +net_raw,+bpf -- sleep 60
+	run "$RTLA" capdump -r -n -o USER,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB "$pid"
+	[ "$status" -eq 0 ]
+	[ "$output" = "root 0000008000002000 0000008000002400 0000008000002400 0000008000002400 0000008000002000" ]
+	run "$RTLA" capdump -r -n --names -o BND_NAMES,AMB_NAMES "$pid"
+	[ "$output" = "cap_net_bind_service,cap_net_raw,cap_bpf cap_net_raw,cap_bpf" ]
+	# and the default scan shows it, without a word on stderr
+	"$RTLA" capdump -r -n -o PID,REASON > "$tmp/out" 2> "$tmp/err"
+	grep -qx "$pid root\\\\x20with\\\\x20an\\\\x20ambient\\\\x20set" "$tmp/out" || { cat "$tmp/out"; false; }
+	[ ! -s "$tmp/err" ] || { cat "$tmp/err"; false; }
+}
+
+@test "a non-root child with an ambient capability shows it, as /proc does" {
+	needs_root "setpriv changes the UID and the ambient set"
+	start setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps +net_raw --ambient-caps +net_raw -- sleep 60
+	run "$RTLA" capdump -r -n -o PID,USER,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB,NNP,SECCOMP
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$pid nobody 0000000000002000 0000000000002000 0000000000002000 $(status_set "$pid" CapBnd) 0000000000002000 no disabled"* ]]
+}
+
+@test "no_new_privs set with setpriv is shown" {
+	needs_root "setpriv runs the child as another user"
+	start setpriv --no-new-privs --reuid=65534 --regid=65534 --clear-groups -- sleep 60
+	run "$RTLA" capdump -r -n -o NNP,SECCOMP,CAPEFF "$pid"
+	[ "$output" = "yes disabled 0000000000000000" ]
+}
+
+@test "the live values agree with /proc and with capget for every process" {
+	"$RTLA" capdump -a -r -o PID,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB,NOTE > "$tmp/out" 2> "$tmp/err"
+	[ ! -s "$tmp/err" ] || { cat "$tmp/err"; false; }
+	! grep -q 'from\\x20capget' "$tmp/out"
+	run "$RTLA" capdump -r -n -o CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB 1
+	[ "$output" = "$(status_set 1 CapInh) $(status_set 1 CapPrm) $(status_set 1 CapEff) $(status_set 1 CapBnd) $(status_set 1 CapAmb)" ]
+}
+
+@test "JSON of the live system is valid and holds PID 1" {
+	run "$RTLA" capdump -a -J
+	[ "$status" -eq 0 ]
+	printf '%s' "$output" | /usr/bin/python3 -c '
+import json, sys
+procs = json.load(sys.stdin)["processes"]
+assert any(p["pid"] == 1 for p in procs)
+assert all(len(p["cap_eff"]) == 16 for p in procs if p["cap_eff"])'
+}
+
+@test "--diff: a user's child running a file with cap_net_raw+ep gained it" {
+	needs_root "setcap and setpriv"
+	cp /bin/sleep "$tmp/sleep"
+	setcap cap_net_raw+ep "$tmp/sleep" || skip "this file system keeps no security.capability"
+	want_comm=sleep start setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		sh -c "'$tmp/sleep' 60 & exec sleep 60"
+	for _ in $(seq 200); do
+		child=$(ps -o pid= --ppid "$pid" | tr -d ' ')
+		[ -n "$child" ] && [ "$(cat "/proc/$child/comm")" = sleep ] && break
+		sleep 0.01
+	done
+	pids+=("$child")
+	run "$RTLA" capdump --diff -r -n -o PID,PPID,GAINED,GAINED_NAMES
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$child $pid 0000000000002000 cap_net_raw"* ]]
+	run "$RTLA" capdump --diff -r -n -o GAINED "$pid"
+	[ "$output" = "0000000000000000" ]
+}
+
+@test "a status that cannot be read (hidepid): capget's sets and a note" {
+	needs_root "mounts a private /proc with hidepid"
+	command -v unshare >/dev/null || skip "needs unshare"
+	unshare -m true 2>/dev/null || skip "cannot create a mount namespace here"
+	run unshare -m --propagation private sh -c "mount -t proc -o hidepid=1 proc /proc &&
+		setpriv --reuid=65534 --regid=65534 --clear-groups '$RTLA' capdump -r -n \
+			-o PID,USER,CAPPRM,CAPEFF,CAPBND,NOTE 1"
+	[ "$status" -eq 0 ]
+	[ "$output" = "1 root $(status_set 1 CapPrm) $(status_set 1 CapEff)  status:\\x20Operation\\x20not\\x20permitted;\\x20inheritable,\\x20permitted,\\x20effective\\x20from\\x20capget" ]
+}
+
+@test "a PID that has exited: no such process, exit 1" {
+	sleep 60 &
+	gone=$!
+	kill "$gone"
+	wait "$gone" || true
+	run "$RTLA" capdump "$gone" 1
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"capdump: PID $gone: no such process"* ]]
+}
+
+@test "a scan while 1,000 short-lived processes start and exit completes without an error" {
+	(
+		for i in $(seq 1000); do
+			sleep 0.00$((i % 10)) &
+			[ $((i % 100)) -ne 0 ] || wait
+		done
+		wait
+	) &
+	spawner=$!
+	pids+=("$spawner")
+	runs=0
+	while kill -0 "$spawner" 2>/dev/null || [ "$runs" -lt 3 ]; do
+		for args in "-a" "--diff -a --names" ""; do
+			# shellcheck disable=SC2086
+			"$RTLA" capdump $args > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; false; }
+			[ ! -s "$tmp/err" ] || { cat "$tmp/err"; false; }
+		done
+		runs=$((runs + 1))
+	done
+	wait "$spawner"
+	echo "# $runs rounds of scans" >&3
+}
+
+@test "file capabilities: v2, permitted only, bits above 31, v3 with a rootid" {
+	needs_root "setcap writes security.capability"
+	: > "$tmp/v2"
+	setcap cap_net_raw,cap_net_admin+ep "$tmp/v2" || skip "this file system keeps no security.capability"
+	: > "$tmp/p"
+	setcap cap_net_bind_service=p "$tmp/p"
+	: > "$tmp/high"
+	setcap cap_perfmon,cap_bpf,cap_checkpoint_restore+eip "$tmp/high"
+	: > "$tmp/v3"
+	setcap -n 1000 cap_net_raw+ep "$tmp/v3"
+	: > "$tmp/none"
+	run "$RTLA" capdump --files -r -o PATH,VERSION,ROOTID,EFFECTIVE,CAPPRM,CAPINH,TEXT "$tmp"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "PATH VERSION ROOTID EFFECTIVE CAPPRM CAPINH TEXT" ]
+	[ "${lines[1]}" = "$tmp/high 2  yes 000001c000000000 000001c000000000 cap_perfmon,cap_bpf,cap_checkpoint_restore=eip" ]
+	[ "${lines[2]}" = "$tmp/p 2  no 0000000000000400 0000000000000000 cap_net_bind_service=p" ]
+	[ "${lines[3]}" = "$tmp/v2 2  yes 0000000000003000 0000000000000000 cap_net_admin,cap_net_raw=ep" ]
+	[ "${lines[4]}" = "$tmp/v3 3 1000 yes 0000000000002000 0000000000000000 cap_net_raw=ep" ]
+	[ "${#lines[@]}" -eq 5 ]
+	run "$RTLA" capdump --files -J -o PATH,VERSION,ROOTID "$tmp/v3"
+	[[ "$output" == *'"version": 3,'*'"rootid": 1000'* ]]
+	run "$RTLA" capdump --files --names -r -n -o PRM_NAMES,INH_NAMES "$tmp/high" "$tmp/p"
+	[ "${lines[0]}" = "cap_perfmon,cap_bpf,cap_checkpoint_restore cap_perfmon,cap_bpf,cap_checkpoint_restore" ]
+	[ "${lines[1]}" = "cap_net_bind_service -" ]
+}
+
+@test "--files: -R descends, -a lists files without capabilities, a missing PATH is exit 1" {
+	needs_root "setcap writes security.capability"
+	mkdir -p "$tmp/a/b"
+	: > "$tmp/a/b/deep"
+	setcap cap_sys_nice+ep "$tmp/a/b/deep" || skip "this file system keeps no security.capability"
+	: > "$tmp/a/plain"
+	run "$RTLA" capdump --files -n -o PATH "$tmp"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	run "$RTLA" capdump --files -R -n -o PATH "$tmp/"
+	[ "$output" = "$tmp/a/b/deep" ]
+	run "$RTLA" capdump --files -R -a -n -o PATH "$tmp"
+	[ "${lines[0]}" = "$tmp/a/b/deep" ]
+	[ "${lines[1]}" = "$tmp/a/plain" ]
+	run "$RTLA" capdump --files -n -o PATH "$tmp/missing" "$tmp/a/b/deep"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"capdump: $tmp/missing: No such file or directory"* ]]
+	[[ "$output" == *"$tmp/a/b/deep"* ]]
+}
+
+@test "--files: a directory a user cannot read is a row with a note, exit 0" {
+	needs_root "setpriv runs the scan as a user"
+	mkdir -p "$tmp/secret"
+	chmod 700 "$tmp/secret"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$RTLA" capdump --files -R -r -n -o PATH,NOTE "$tmp"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$tmp/secret cannot\\x20open\\x20directory:\\x20Permission\\x20denied" ]
+}
