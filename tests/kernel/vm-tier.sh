@@ -143,7 +143,7 @@ copy_program() {
 build_initramfs() {
 	local applet k f prog
 	mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,etc,proc,sys,dev,tmp,run,root,opt}
-	mkdir -p "$ROOT"/vm/tests/{all,6.12,6.1}
+	mkdir -p "$ROOT"/vm/tests/{all,6.12,6.1} "$ROOT/vm/lib"
 	cp "$BUSYBOX" "$ROOT/bin/busybox"
 	for applet in $("$BUSYBOX" --list-full); do
 		[[ $applet == linuxrc || -e $ROOT/$applet ]] && continue
@@ -166,6 +166,10 @@ build_initramfs() {
 	echo 'root:x:0:0:root:/root:/bin/bash' >"$ROOT/etc/passwd"
 	echo 'root:x:0:' >"$ROOT/etc/group"
 	install -m 755 "$HERE/guest-init.sh" "$ROOT/init"
+	# Helpers the tests load (load /vm/lib/NAME).
+	for f in "$HERE"/guest-lib/*; do
+		[[ -f $f ]] && cp "$f" "$ROOT/vm/lib/"
+	done
 	for k in "${!tests[@]}"; do
 		while read -r f; do
 			[[ -n $f ]] && cp "$f" "$ROOT/vm/tests/$k/"
