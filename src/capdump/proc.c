@@ -9,6 +9,7 @@
  * look is printed rather than smoothed over.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -98,6 +99,7 @@ struct user_entry {
 
 struct proc_scan {
 	struct capdump_ctx *ctx;
+	int procfd;		/* /proc under the root: every read is relative to it */
 	struct out_table *t;
 	struct user_entry *users;
 	size_t nr_users, cap_users;
@@ -138,13 +140,42 @@ int capdump_capget(pid_t pid, uint64_t *set)
 	return 0;
 }
 
-static int read_status(pid_t pid, struct capdump_status *st)
+/* Read PID/FILE below /proc into buf, NUL-terminated: its length or -errno. */
+static int read_pid_file(struct proc_scan *ps, pid_t pid, const char *file, char *buf,
+			 size_t len)
 {
-	char path[64], buf[STATUS_MAX];
-	int ret;
+	char rel[64];
+	size_t total = 0;
+	ssize_t n;
+	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	ret = sysroot_read(path, buf, sizeof(buf));
+	snprintf(rel, sizeof(rel), "%d/%s", (int)pid, file);
+	fd = openat(ps->procfd, rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (total < len - 1) {
+		n = read(fd, buf + total, len - 1 - total);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (n == 0)
+			break;
+		total += n;
+	}
+	close(fd);
+	buf[total] = '\0';
+	return total;
+}
+
+static int read_status(struct proc_scan *ps, pid_t pid, struct capdump_status *st)
+{
+	char buf[STATUS_MAX];
+	int ret = read_pid_file(ps, pid, "status", buf, sizeof(buf));
+
 	if (ret >= 0)
 		capdump_status_parse(buf, st);
 	return ret < 0 ? ret : 0;
@@ -154,7 +185,7 @@ static int read_status(pid_t pid, struct capdump_status *st)
  * Compare with capget(). A process may change its sets between the two
  * reads, so a difference counts only if a second pair of reads shows it too.
  */
-static void crosscheck(struct proc_rec *rec)
+static void crosscheck(struct proc_scan *ps, struct proc_rec *rec)
 {
 	const unsigned need = 1u << CAPDUMP_INH | 1u << CAPDUMP_PRM | 1u << CAPDUMP_EFF;
 	char note[CAPDUMP_NOTE_MAX];
@@ -169,7 +200,7 @@ static void crosscheck(struct proc_rec *rec)
 			return;		/* gone since: nothing left to compare */
 		if (!capdump_crosscheck(rec->st.set, cg, note, sizeof(note)))
 			return;
-		if (tries || read_status(rec->pid, &again))
+		if (tries || read_status(ps, rec->pid, &again))
 			break;
 		rec->st = again;
 	}
@@ -179,23 +210,23 @@ static void crosscheck(struct proc_rec *rec)
 }
 
 /* /proc/PID/status exists but cannot be read: show what else can be. */
-static int read_unreadable(struct capdump_ctx *ctx, struct proc_rec *rec, int err)
+static int read_unreadable(struct proc_scan *ps, struct proc_rec *rec, int err)
 {
-	char path[64], host[PATH_MAX];
+	char rel[32];
 	uint64_t cg[CAPDUMP_NR_SETS];
 	struct stat sb;
 	int ret;
 
 	rec->force = true;
 	note_add(rec, "status: %s", strerror(-err));
-	snprintf(path, sizeof(path), "/proc/%d", (int)rec->pid);
-	if (stat(sysroot_path(path, host, sizeof(host)), &sb) == 0) {
+	snprintf(rel, sizeof(rel), "%d", (int)rec->pid);
+	if (fstatat(ps->procfd, rel, &sb, 0) == 0) {
 		rec->st.uid = sb.st_uid;	/* /proc/PID belongs to the effective UID */
 		rec->st.has_uid = true;
 	} else if (errno == ENOENT) {
 		return -ENOENT;
 	}
-	if (!ctx->live)
+	if (!ps->ctx->live)
 		return 0;
 	ret = capdump_capget(rec->pid, cg);
 	if (ret == -ESRCH)
@@ -210,7 +241,7 @@ static int read_unreadable(struct capdump_ctx *ctx, struct proc_rec *rec, int er
 }
 
 /* 0, or -ENOENT when the process is gone (it exited, or never was). */
-static int read_proc(struct capdump_ctx *ctx, pid_t pid, struct proc_rec *rec)
+static int read_proc(struct proc_scan *ps, pid_t pid, struct proc_rec *rec)
 {
 	static const char *const line[CAPDUMP_NR_SETS] = {
 		"CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb",
@@ -219,12 +250,12 @@ static int read_proc(struct capdump_ctx *ctx, pid_t pid, struct proc_rec *rec)
 
 	memset(rec, 0, sizeof(*rec));
 	rec->pid = pid;
-	ret = read_status(pid, &rec->st);
+	ret = read_status(ps, pid, &rec->st);
 	if (ret == -ENOENT || ret == -ESRCH)
 		return -ENOENT;
 	if (ret) {
 		capdump_status_parse("", &rec->st);
-		return read_unreadable(ctx, rec, ret);
+		return read_unreadable(ps, rec, ret);
 	}
 	rec->has_status = true;
 	for (int s = 0; s < CAPDUMP_NR_SETS; s++) {
@@ -237,8 +268,8 @@ static int read_proc(struct capdump_ctx *ctx, pid_t pid, struct proc_rec *rec)
 		rec->force = true;
 	if (rec->st.state == 'Z')
 		note_add(rec, "zombie");
-	if (ctx->live)
-		crosscheck(rec);
+	if (ps->ctx->live)
+		crosscheck(ps, rec);
 	return 0;
 }
 
@@ -309,13 +340,12 @@ static const char *user_name(struct proc_scan *ps, uid_t uid, char *buf, size_t 
 	return buf;
 }
 
-static void set_cmdline(struct out_row *r, pid_t pid)
+static void set_cmdline(struct proc_scan *ps, struct out_row *r, pid_t pid)
 {
-	char path[64], buf[4096];
+	char buf[4096];
 	int n;
 
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	n = sysroot_read(path, buf, sizeof(buf));
+	n = read_pid_file(ps, pid, "cmdline", buf, sizeof(buf));
 	if (n <= 0)
 		return;
 	for (int i = 0; i < n; i++)
@@ -358,7 +388,7 @@ static void add_row(struct proc_scan *ps, const struct proc_rec *rec, const char
 	if (st->state)
 		out_set_fmt(r, COL_STATE, "%c", st->state);
 	if (out_column_shown(t, COL_CMDLINE) && rec->has_status)
-		set_cmdline(r, rec->pid);
+		set_cmdline(ps, r, rec->pid);
 	for (int s = 0; s < CAPDUMP_NR_SETS; s++) {
 		if (!(st->has_set & (1u << s)))
 			continue;
@@ -456,7 +486,7 @@ static int scan_all(struct proc_scan *ps)
 	}
 	/* a process that exited since the listing is left out without a word */
 	for (size_t i = 0; i < scan.nr; i++)
-		if (!read_proc(ps->ctx, scan.pids[i], &recs[nr]))
+		if (!read_proc(ps, scan.pids[i], &recs[nr]))
 			nr++;
 	procscan_free(&scan);
 
@@ -484,13 +514,13 @@ static int scan_named(struct proc_scan *ps)
 
 		if (parse_llong(o->args[i], 1, INT_MAX, &pid, err))
 			continue;	/* capdump_parse_args() has already refused it */
-		if (read_proc(ps->ctx, pid, &rec)) {
+		if (read_proc(ps, pid, &rec)) {
 			err_msg("PID %lld: no such process", pid);
 			status = EXIT_ERROR;
 			continue;
 		}
 		if (o->diff && rec.st.has_ppid && rec.st.ppid > 0)
-			has_parent = !read_proc(ps->ctx, rec.st.ppid, &parent);
+			has_parent = !read_proc(ps, rec.st.ppid, &parent);
 		show(ps, &rec, has_parent ? &parent : NULL, true);
 	}
 	return status;
@@ -499,7 +529,7 @@ static int scan_named(struct proc_scan *ps)
 int capdump_procs(struct capdump_ctx *ctx)
 {
 	struct capdump_opts *o = ctx->opt;
-	struct proc_scan ps = { .ctx = ctx };
+	struct proc_scan ps = { .ctx = ctx, .procfd = -1 };
 	const char *defaults;
 	char err[PARSE_ERR_MAX];
 	int ret, status;
@@ -514,10 +544,19 @@ int capdump_procs(struct capdump_ctx *ctx)
 		err_msg("%s", ret == -EINVAL ? err : strerror(-ret));
 		return EXIT_ERROR;
 	}
+	ps.procfd = sysroot_open("/proc", O_RDONLY | O_DIRECTORY);
+	if (ps.procfd < 0) {
+		err_msg("cannot open %s/proc: %s", sysroot_is_live() ? "" : sysroot_dir(),
+			strerror(errno));
+		status = EXIT_ERROR;
+		goto out_free_table;
+	}
 	status = o->nargs ? scan_named(&ps) : scan_all(&ps);
+	close(ps.procfd);
 	ret = out_table_print(ps.t);
 	if (ret)
 		status = EXIT_ERROR;	/* main() reports the write error */
+out_free_table:
 	out_table_free(ps.t);
 	for (size_t i = 0; i < ps.nr_users; i++)
 		free(ps.users[i].name);
