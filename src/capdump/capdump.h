@@ -37,7 +37,7 @@ struct capdump_status {
 	pid_t ppid;
 	uid_t uid;		/* effective UID */
 	uint64_t set[CAPDUMP_NR_SETS];
-	int kthread;		/* Kthread: 0/1, -1 if absent (kernels before 6.7) */
+	int kthread;		/* Kthread: 0/1, -1 if absent (older kernels) */
 	int nnp;		/* NoNewPrivs: 0/1, -1 if absent */
 	int seccomp;		/* Seccomp: 0/1/2, -1 if absent */
 	bool has_ppid, has_uid;

@@ -277,7 +277,7 @@ static bool is_kthread(const struct proc_rec *rec)
 {
 	if (rec->st.kthread >= 0)
 		return rec->st.kthread;
-	/* before Linux 6.7 status has no Kthread line: kthreadd and its children */
+	/* older kernels have no Kthread line: kthreadd and its children */
 	return rec->pid == 2 || (rec->st.has_ppid && rec->st.ppid == 2);
 }
 

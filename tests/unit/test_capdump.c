@@ -54,7 +54,7 @@ static void test_status(void)
 	is_int(st.nnp, 1, "status: NoNewPrivs");
 	is_int(st.seccomp, 2, "status: Seccomp filter mode, not Seccomp_filters");
 
-	/* a kernel before 4.3 (no CapAmb), 4.10 (NoNewPrivs) and 6.7 (Kthread) */
+	/* an old kernel: no CapAmb (4.3), NoNewPrivs (4.10) or Kthread line */
 	capdump_status_parse("Name:\tinit\nPPid:\t0\nUid:\t0\t0\t0\t0\n"
 			     "CapInh:\t0000000000000000\nCapPrm:\t0000003fffffffff\n"
 			     "CapEff:\t0000003fffffffff\nCapBnd:\t0000003fffffffff\n", &st);
