@@ -135,9 +135,9 @@ struct smp_spinner {
 
 int smp_spinner_start(struct smp_spinner *sp);
 void smp_spinner_join(struct smp_spinner *sp);
-/* ns per loop iteration of a bare spin, for bench/ (runs on the caller's CPU) */
+/* One period of the spinner loop on the caller's thread, for bench/ */
 int smp_spin_for(const struct smp_clock *ck, uint64_t ticks, uint64_t thr,
-		 uint64_t *iters, uint64_t *gaps);
+		 struct smp_prec *out);
 
 /* ---- events and attribution ----------------------------------------------- */
 

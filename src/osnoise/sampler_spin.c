@@ -353,10 +353,10 @@ void smp_spinner_join(struct smp_spinner *sp)
 
 /*
  * The very loop of the spinners, on the caller's thread, for bench/: spin
- * TICKS and report the iterations and gaps. Returns 0 or -errno.
+ * TICKS and report what the period record would hold. 0 or -errno.
  */
 int smp_spin_for(const struct smp_clock *ck, uint64_t ticks, uint64_t thr,
-		 uint64_t *iters, uint64_t *gaps)
+		 struct smp_prec *out)
 {
 	struct smp_ctl ctl = {
 		.cmd = SMP_RUN, .thr = thr, .runtime = ticks,
@@ -375,8 +375,7 @@ int smp_spin_for(const struct smp_clock *ck, uint64_t ticks, uint64_t thr,
 		return -ENOMEM;
 	}
 	done = ck->tsc ? spin_period_tsc(sp) : spin_period_raw(sp);
-	*iters = sp->cur.iters;
-	*gaps = sp->cur.gaps;
+	*out = sp->cur;
 	free(sp->gap);
 	free(sp);
 	return done ? 0 : -EINTR;

@@ -239,11 +239,13 @@ static void test_save(void)
 
 static void test_spin(void)
 {
-	uint64_t iters = 0, gaps = 0;
+	struct smp_prec r;
 
-	is_int(smp_spin_for(&raw_clock, 2000000, 1000, &iters, &gaps), 0,
+	is_int(smp_spin_for(&raw_clock, 2000000, 1000, &r), 0,
 	       "spin: the spinner loop runs 2 ms on this thread");
-	ok(iters > 0, "spin: it counted %llu iterations", (unsigned long long)iters);
+	ok(r.iters > 0, "spin: it counted %llu iterations", (unsigned long long)r.iters);
+	ok(r.end - r.start >= 2000000, "spin: for the whole runtime");
+	ok(r.sum <= r.end - r.start && r.gaps <= r.iters, "spin: gaps fit in the period");
 }
 
 int main(void)

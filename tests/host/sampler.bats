@@ -1,0 +1,236 @@
+#!/usr/bin/env bats
+# The sampler backend on this machine's kernel (no osnoise tracer): tables,
+# attribution of a competing task, the private tracefs instance removed on
+# every way out, stop conditions and bad input. Needs root and tracefs.
+
+load ../cli/helper
+
+TRACING=/sys/kernel/tracing
+
+setup() {
+	needs_root "the sampler's tracefs instance"
+	mountpoint -q "$TRACING" || mount -t tracefs nodev "$TRACING" 2>/dev/null ||
+		skip "needs tracefs at $TRACING"
+	T=$BATS_TEST_TMPDIR
+	NCPU=$(getconf _NPROCESSORS_ONLN)
+	LAST=$((NCPU - 1))
+}
+
+teardown() {
+	[ -z "${BUSY:-}" ] || kill "$BUSY" 2>/dev/null || true
+	[ -z "${BG:-}" ] || kill -9 "$BG" 2>/dev/null || true
+}
+
+# rtla in the background, its pid in BG (fd 3 closed: bats waits on it)
+start_bg() {
+	"$RTLA" "$@" >"$T/out" 2>"$T/err" 3>&- &
+	BG=$!
+}
+
+# wait until rtla has created its instance (setup is done)
+wait_instance() {
+	for _ in $(seq 100); do
+		[ -d "$TRACING/instances/rtla_sampler_$1" ] && return 0
+		sleep 0.1
+	done
+	echo "instance rtla_sampler_$1 never appeared"
+	return 1
+}
+
+finish_bg() {
+	status=0
+	wait "$BG" || status=$?
+	output=$(cat "$T/out" "$T/err")
+	echo "$output"
+}
+
+instance_gone() {
+	[ ! -e "$TRACING/instances/rtla_sampler_$1" ] || {
+		echo "instance rtla_sampler_$1 left behind"
+		return 1
+	}
+}
+
+# every row of the table: CPU #periods then N numeric columns
+check_rows() {
+	local ncols=$1 rows=0
+	while read -r line; do
+		[[ $line =~ ^[0-9]+\ \#[0-9]+ ]] || continue
+		set -- $line
+		[ $# -eq $((ncols + 2)) ] || { echo "bad row: $line"; return 1; }
+		rows=$((rows + 1))
+	done <"$T/out"
+	echo "$rows"
+}
+
+@test "sampler: osnoise top on each CPU prints a well-formed table and removes its instance" {
+	for cpu in $(seq 0 "$LAST"); do
+		start_bg osnoise top --backend sampler -c "$cpu" -d 2s -q
+		finish_bg
+		[ "$status" -eq 0 ]
+		grep -q '^sampler backend' "$T/out"
+		grep -q 'Operating System Noise' "$T/out"
+		grep -q '^CPU Period       Runtime        Noise  % CPU Aval   Max Noise   Max Single          HW          NMI          IRQ      Softirq       Thread$' "$T/out"
+		[ "$(check_rows 10)" = 1 ]
+		grep -qE "^ +$cpu #[12] " "$T/out"
+		instance_gone "$BG"
+	done
+}
+
+@test "sampler: hwnoise on all CPUs prints HW and NMI only" {
+	start_bg hwnoise --backend sampler -d 2s -q
+	finish_bg
+	[ "$status" -eq 0 ]
+	grep -q 'Hardware-related Noise' "$T/out"
+	grep -q '^CPU Period       Runtime        Noise  % CPU Aval   Max Noise   Max Single          HW          NMI$' "$T/out"
+	[ "$(check_rows 7)" = "$NCPU" ]
+	instance_gone "$BG"
+}
+
+@test "sampler: a busy task pinned to a measured CPU is Thread noise" {
+	cp /bin/sh "$T/smp_busy"
+	taskset -c "$LAST" "$T/smp_busy" -c 'while :; do :; done' 3>&- &
+	BUSY=$!
+	start_bg osnoise top --backend sampler -c "$LAST" -d 3s -q --on-end trace,file="$T/trace.txt"
+	finish_bg
+	[ "$status" -eq 0 ]
+	row=$(grep -E "^ +$LAST #" "$T/out")
+	set -- $row
+	echo "thread count: ${12}"
+	[ "${12}" -gt 0 ]
+	grep -qE ' thread .*switch:smp_busy\[' "$T/trace.txt"
+}
+
+@test "sampler: the instance is removed on SIGINT, SIGTERM and SIGHUP" {
+	for sig in INT TERM HUP; do
+		start_bg osnoise top --backend sampler -d 60s -q
+		wait_instance "$BG"
+		sleep 1
+		kill -"$sig" "$BG"
+		finish_bg
+		[ "$status" -eq 0 ]
+		grep -q '^CPU Period' "$T/out"
+		instance_gone "$BG"
+	done
+}
+
+@test "sampler: the instance is removed when setup fails (-P d: on pinned spinners)" {
+	start_bg osnoise top --backend sampler -P d:100ms:1s -d 2s -q
+	finish_bg
+	[ "$status" -eq 1 ]
+	grep -q 'SCHED_DEADLINE' "$T/err"
+	[ "$(wc -l <"$T/err")" -eq 1 ]
+	instance_gone "$BG"
+}
+
+@test "sampler: a run killed by SIGKILL leaves an instance the next run removes" {
+	start_bg hwnoise --backend sampler -d 60s -q
+	wait_instance "$BG"
+	kill -9 "$BG"
+	wait "$BG" || true
+	[ -d "$TRACING/instances/rtla_sampler_$BG" ]
+	old=$BG
+	start_bg hwnoise --backend sampler -d 1s -q
+	finish_bg
+	[ "$status" -eq 0 ]
+	grep -q "removed 1 tracefs instance left by killed sampler runs (rtla_sampler_$old)" "$T/err"
+	instance_gone "$old"
+	instance_gone "$BG"
+}
+
+@test "sampler: -s stops the run with exit 2 and -t saves the gap list" {
+	start_bg osnoise top --backend sampler -d 20s -q -s 1 -t "$T/stop.txt"
+	finish_bg
+	[ "$status" -eq 2 ]
+	grep -q '^osnoise hit stop tracing$' "$T/out"
+	grep -q "Saving trace to $T/stop.txt" "$T/out"
+	grep -q '^# stop: single noise of [0-9]* us on cpu [0-9]*$' "$T/stop.txt"
+	grep -qE '^ +[0-9]+\.[0-9]{9} +[0-9]+ +[0-9]+ (hw|irq|softirq|thread|nmi)' "$T/stop.txt"
+	instance_gone "$BG"
+}
+
+@test "sampler: -S stops on a period's total noise; continue keeps measuring" {
+	start_bg hwnoise --backend sampler -d 20s -q -S 1
+	finish_bg
+	[ "$status" -eq 2 ]
+	grep -q '^osnoise hit stop tracing$' "$T/out"
+	start_bg osnoise top --backend sampler -d 3s -q -D -s 1 --on-threshold continue
+	finish_bg
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'continuing as asked' "$T/err")" -ge 2 ]
+	! grep -q 'hit stop tracing' "$T/out"
+	instance_gone "$BG"
+}
+
+@test "sampler: --json records the backend" {
+	start_bg hwnoise --backend sampler -d 1s -q --json "$T/run.json"
+	finish_bg
+	[ "$status" -eq 0 ]
+	grep -q '"backend": *"sampler"' "$T/run.json"
+}
+
+@test "sampler: --warm-up and -P f: (with its warning) still measure" {
+	start_bg hwnoise --backend sampler -c 0 -d 1s -q --warm-up 1
+	finish_bg
+	[ "$status" -eq 0 ]
+	[ "$(check_rows 7)" = 1 ]
+	start_bg osnoise top --backend sampler -c 0 -r 500000 -P f:1 -d 1s -q
+	finish_bg
+	[ "$status" -eq 0 ]
+	! grep -q 'starve' "$T/err"
+	start_bg osnoise top --backend sampler -c 0 -P f:1 -d 1s -q
+	finish_bg
+	[ "$status" -eq 0 ]
+	grep -q 'runtime == period.*starve' "$T/err"
+}
+
+@test "sampler: without root it measures without attribution, and says so" {
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	su nobody -s /bin/sh -c "test -x '$RTLA'" 2>/dev/null || skip "nobody cannot run $RTLA"
+	run su nobody -s /bin/sh -c "'$RTLA' hwnoise --backend sampler -c 0 -d 1s -q"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"no attribution"*"HW noise"* ]]
+	[[ $output == *"Hardware-related Noise"* ]]
+}
+
+@test "sampler: --backend tracer fails clearly on a kernel without the tracer" {
+	grep -qw osnoise "$TRACING/available_tracers" && skip "this kernel has the osnoise tracer"
+	run "$RTLA" osnoise top --backend tracer -d 1s -q
+	[ "$status" -eq 1 ]
+	[[ $output == *"no osnoise tracer"*"--backend sampler"* ]]
+	run "$RTLA" hwnoise --backend tracer -d 1s -q
+	[ "$status" -eq 1 ]
+	[[ $output == *"no osnoise tracer"* ]]
+}
+
+@test "sampler: auto picks the sampler here and says so once" {
+	grep -qw osnoise "$TRACING/available_tracers" && skip "this kernel has the osnoise tracer"
+	start_bg hwnoise -c 0 -d 1s -q
+	finish_bg
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'sampler' "$T/err")" -eq 1 ]
+	grep -q '^sampler backend' "$T/out"
+}
+
+@test "sampler: bad input is refused as with the tracer backend" {
+	run "$RTLA" osnoise top --backend sampler -c 9999 -d 1s
+	[ "$status" -eq 1 ]
+	[[ $output == *"-c"* ]]
+	run "$RTLA" osnoise top --backend nonsense
+	[ "$status" -eq 1 ]
+	[[ $output == *"--backend"* ]]
+	run "$RTLA" hwnoise --backend sampler -p 500000 -d 1s
+	[ "$status" -eq 1 ]
+	[[ $output == *"untime"* ]]
+	run "$RTLA" osnoise top --backend sampler -T 1x -d 1s
+	[ "$status" -eq 1 ]
+	run "$RTLA" osnoise top --backend sampler -e sched -d 1s
+	[ "$status" -eq 1 ]
+	[[ $output == *"-e needs the tracer backend"* ]]
+	run "$RTLA" osnoise top --backend sampler -C -d 1s
+	[ "$status" -eq 1 ]
+	[[ $output == *"-C needs the tracer backend"* ]]
+	[ -z "$(ls "$TRACING/instances" | grep rtla_sampler_)" ] ||
+		[ -n "$(pgrep -x rtla)" ]
+}
