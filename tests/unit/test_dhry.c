@@ -8,10 +8,12 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dhry/dhry.h"
 #include "dhry/runner.h"
+#include "sysroot.h"
 #include "tap.h"
 
 #define RUNS 5000
@@ -124,6 +126,48 @@ static void test_runner(void)
 	is_int(dhry_measure(&o, r, 2), -EINVAL, "runner: no CPU is an error");
 }
 
+/*
+ * The clock from cpufreq: a fake scaling_cur_freq under a sysroot, which
+ * only redirects file reads; the benchmark still runs on this CPU.
+ */
+static void test_cpufreq(void)
+{
+	struct dhry_opts o = { .iterations = 20000, .seconds = 2 };
+	char dir[] = "/tmp/test_dhry.XXXXXX", path[256];
+	struct dhry_result r;
+	int cpu = sched_getcpu();
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		ok(false, "cpufreq: temporary folder");
+		return;
+	}
+	snprintf(path, sizeof(path), "mkdir -p %s/sys/devices/system/cpu/cpu%d/cpufreq", dir, cpu);
+	if (system(path))
+		return;
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
+		 dir, cpu);
+	f = fopen(path, "w");
+	fputs("1500000\n", f);
+	fclose(f);
+
+	CPU_ZERO(&o.cpus);
+	CPU_SET(cpu, &o.cpus);
+	sysroot_set(dir);
+	dhry_measure(&o, &r, 1);
+	sysroot_set("/");
+	ok(!r.error && !r.failed, "cpufreq: the run passed");
+	if (r.clock == DHRY_CLOCK_PERF) {
+		ok(r.mhz > 0, "cpufreq: perf counted cycles first (%.0f MHz) # SKIP the PMU wins", r.mhz);
+	} else {
+		is_str(dhry_clock_name(r.clock), "cpufreq", "cpufreq: the clock's source");
+		ok(r.mhz > 1499.9 && r.mhz < 1500.1, "cpufreq: 1500000 kHz is 1500 MHz (%.1f)", r.mhz);
+	}
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	if (system(path))
+		ok(false, "cpufreq: clean up");
+}
+
 int main(void)
 {
 	struct dhry_final good, bad;
@@ -158,5 +202,6 @@ int main(void)
 
 	test_threads();
 	test_runner();
+	test_cpufreq();
 	return tap_done();
 }
