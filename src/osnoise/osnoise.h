@@ -157,8 +157,7 @@ struct noise_run {
 void noise_run_add_period(struct noise_run *run, const struct noise_period *p);
 
 extern const struct noise_backend noise_tracer_backend;
-/* weak until the sampler backend is linked in */
-extern const struct noise_backend noise_sampler_backend __attribute__((weak));
+extern const struct noise_backend noise_sampler_backend;
 
 /* Does the running kernel have the osnoise tracer? (for --backend auto) */
 bool noise_tracer_available(void);

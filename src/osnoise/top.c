@@ -62,14 +62,12 @@ static const struct noise_backend *choose_backend(struct noise_params *p)
 	case BACKEND_TRACER:
 		return &noise_tracer_backend;
 	case BACKEND_SAMPLER:
-		return &noise_sampler_backend ? &noise_sampler_backend : NULL;
+		return &noise_sampler_backend;
 	case BACKEND_AUTO:
 		break;
 	}
 	if (noise_tracer_available())
 		return &noise_tracer_backend;
-	if (!&noise_sampler_backend)
-		return NULL;
 	info_msg("the kernel has no osnoise tracer: measuring with the sampler backend");
 	return &noise_sampler_backend;
 }
@@ -194,10 +192,6 @@ int noise_run_top(struct noise_params *p)
 	int ret, status = EXIT_ERROR;
 
 	run.backend = choose_backend(p);
-	if (!run.backend) {
-		err_msg("this build of rtla has no sampler backend");
-		return EXIT_ERROR;
-	}
 	if (check_backend_options(p, run.backend))
 		return EXIT_ERROR;
 	run.cpu = calloc(p->nr_cpus, sizeof(*run.cpu));
