@@ -111,7 +111,8 @@ static void libcap_view(struct out_row *r, const char *path, const struct capdum
 static void check_file(struct file_scan *fs, const char *path, bool follow)
 {
 	unsigned char val[64];
-	char buf[CAPDUMP_NAMES_MAX], err[PARSE_ERR_MAX], note[CAPDUMP_NOTE_MAX] = "";
+	char buf[CAPDUMP_NAMES_MAX], err[PARSE_ERR_MAX];
+	char note[CAPDUMP_NOTE_MAX] = "", libcap_note[CAPDUMP_NOTE_MAX] = "";
 	struct capdump_fcaps fc;
 	struct out_row *r;
 	ssize_t n;
@@ -148,9 +149,11 @@ static void check_file(struct file_scan *fs, const char *path, bool follow)
 		snprintf(note, sizeof(note), "unknown flags 0x%06x", fc.flags);
 	else if ((fc.prm | fc.inh) & ~fs->ctx->known)
 		snprintf(note, sizeof(note), "bits above cap_last_cap");
-	libcap_view(r, path, &fc, note + strlen(note), sizeof(note) - strlen(note));
-	if (note[0])
-		out_set_str(r, FCOL_NOTE, note);
+	libcap_view(r, path, &fc, libcap_note, sizeof(libcap_note));
+	if (note[0] && libcap_note[0])
+		out_set_fmt(r, FCOL_NOTE, "%s; %s", note, libcap_note);
+	else if (note[0] || libcap_note[0])
+		out_set_str(r, FCOL_NOTE, note[0] ? note : libcap_note);
 }
 
 /* Pseudo file systems hold no file capabilities and can be huge or endless. */

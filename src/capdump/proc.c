@@ -154,7 +154,9 @@ static int read_pid_file(struct proc_scan *ps, pid_t pid, const char *file, char
 	if (fd < 0)
 		return -errno;
 	while (total < len - 1) {
-		n = read(fd, buf + total, len - 1 - total);
+		size_t want = len - 1 - total;
+
+		n = read(fd, buf + total, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -162,9 +164,10 @@ static int read_pid_file(struct proc_scan *ps, pid_t pid, const char *file, char
 			close(fd);
 			return n;
 		}
-		if (n == 0)
-			break;
 		total += n;
+		/* a short read is the end (procfs hands a status over whole): one read() less */
+		if ((size_t)n < want)
+			break;
 	}
 	close(fd);
 	buf[total] = '\0';

@@ -179,6 +179,16 @@ assert all(len(p["cap_eff"]) == 16 for p in procs if p["cap_eff"])'
 	[ "${lines[1]}" = "cap_net_bind_service -" ]
 }
 
+@test "a file capability above cap_last_cap is cap_N, with a note" {
+	needs_root "setcap writes security.capability"
+	[ "$(cat /proc/sys/kernel/cap_last_cap)" -lt 41 ] || skip "this kernel knows capability 41"
+	: > "$tmp/f"
+	setcap 'cap_net_raw,41+ep' "$tmp/f" || skip "setcap refused capability 41"
+	run "$RTLA" capdump --files --names -r -n -o CAPPRM,PRM_NAMES,NOTE "$tmp/f"
+	[ "$status" -eq 0 ]
+	[ "$output" = "0000020000002000 cap_net_raw,cap_41 bits\\x20above\\x20cap_last_cap" ]
+}
+
 @test "--files: -R descends, -a lists files without capabilities, a missing PATH is exit 1" {
 	needs_root "setcap writes security.capability"
 	mkdir -p "$tmp/a/b"
