@@ -220,7 +220,10 @@ static struct entry *read_dir(struct file_scan *fs, size_t *nr)
 	return ents;
 }
 
-/* fs->path is a directory of length len on device dev; the directory fd is closed before descending. */
+/*
+ * fs->path is a directory of length len on device dev. Its entries are read
+ * and the directory closed before descending, so depth costs no descriptors.
+ */
 static void walk(struct file_scan *fs, size_t len, dev_t dev)
 {
 	size_t nr;
