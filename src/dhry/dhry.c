@@ -253,10 +253,11 @@ static double score_all(const struct dhry_result *res, int n, long long threshol
 
 	for (int i = 0; i < n; i++) {
 		sc[i] = (struct score){ 0 };
-		if (res[i].error || res[i].failed || !res[i].ns)
+		if (res[i].error || res[i].failed)
 			continue;
 		sc[i].ok = true;
-		sc[i].seconds = res[i].ns / 1e9;
+		/* a clock tick is the least a run can take, even -i 1 */
+		sc[i].seconds = (res[i].ns ? res[i].ns : 1) / 1e9;
 		sc[i].busy = res[i].wall_ns ? 100.0 * res[i].cpu_ns / res[i].wall_ns : 100;
 		if (sc[i].busy > 100)
 			sc[i].busy = 100;
