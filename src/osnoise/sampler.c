@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "msg.h"
+#include "sysroot.h"
 #include "osnoise/sampler.h"
 
 #define CHUNK_NS	1000000ull	/* how often a spinner looks at its command */
@@ -216,12 +217,36 @@ static void flush(struct sampler *s, struct noise_run *run)
 
 static void sampler_teardown(struct noise_run *run);
 
+/*
+ * Without the TSC the spinner reads CLOCK_MONOTONIC_RAW, which the vDSO
+ * serves only from clocksources user space can read; with any other each
+ * read is a system call, and the loop's resolution suffers.
+ */
+static void check_raw_clock(void)
+{
+	static const char *const vdso[] = {
+		"tsc", "kvm-clock", "hyperv_clocksource_tsc_page", "arch_sys_counter",
+		"riscv_clocksource", "timebase", "arm,sp804",
+	};
+	char cs[64];
+
+	if (sysroot_read("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			 cs, sizeof(cs)) < 0)
+		return;
+	for (size_t i = 0; i < sizeof(vdso) / sizeof(vdso[0]); i++)
+		if (!strcmp(cs, vdso[i]))
+			return;
+	warn_msg("sampler: clocksource %s has no vDSO read: every clock read of the spinners "
+		 "is a system call, and gaps shorter than one are invisible", cs);
+}
+
 static int sampler_setup(struct noise_run *run)
 {
 	struct noise_params *p = run->params;
 	struct smp_cfg cfg = { .mode = p->mode, .stop_us = p->stop_us,
 			       .stop_total_us = p->stop_total_us };
 	struct sampler *s;
+	char rt[8];
 	int ret;
 
 	if (!CPU_COUNT(&p->cpus)) {
@@ -242,10 +267,13 @@ static int sampler_setup(struct noise_run *run)
 		err_msg("cannot calibrate the TSC");
 		goto out_fail;
 	}
+	if (!s->clock.tsc)
+		check_raw_clock();
 	init_ctl(s, p);
 
 	s->trace = smp_trace_create(&p->cpus, s->nr_cpus, &s->clock, p->buffer_kb);
 	cfg.attribution = s->trace != NULL;
+	cfg.rt_kernel = sysroot_read("/sys/kernel/realtime", rt, sizeof(rt)) > 0 && rt[0] == '1';
 	if ((ret = smp_attr_init(&s->attr, s->nr_cpus, &p->cpus, &s->clock, &cfg)))
 		goto out_nomem;
 	s->attr_ready = true;

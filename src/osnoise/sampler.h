@@ -209,6 +209,7 @@ struct smp_attr_cpu {
 struct smp_cfg {
 	enum noise_mode mode;
 	bool attribution;	/* events are recorded at all */
+	bool rt_kernel;		/* PREEMPT_RT: softirqs run in threads, count none */
 	uint64_t stop_ticks;	/* -s: a gap longer than this stops; 0: off */
 	long long stop_us;
 	long long stop_total_us;	/* -S */

@@ -12,7 +12,8 @@
  * The per-period counts follow the kernel tracer: IRQ, Softirq, Thread and
  * NMI count interference occurrences during the runtime (every irq or
  * vector entry, softirq entry, switch to another task, NMI), HW counts the
- * gaps that nothing explains. In hwnoise mode only unexplained and
+ * gaps that nothing explains. On PREEMPT_RT softirqs run inside threads and
+ * the kernel counts them as thread noise only; so do we. In hwnoise mode only unexplained and
  * NMI-only gaps are noise, as if the spinner ran with interrupts disabled.
  */
 #include <errno.h>
@@ -287,7 +288,7 @@ bool smp_attr_period(struct smp_attr *a, struct smp_attr_cpu *c,
 			irq++;
 			break;
 		case SMP_EV_SOFTIRQ:
-			softirq++;
+			softirq += !a->cfg.rt_kernel;
 			break;
 		case SMP_EV_NMI:
 			nmi++;

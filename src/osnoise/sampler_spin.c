@@ -190,17 +190,18 @@ record_gap(struct smp_spinner *sp, uint64_t prev, uint64_t now)
 /*
  * Spin for one runtime. Returns false when told to stop before the end:
  * the partial period is dropped, as the kernel drops the sample of a
- * period it stopped in.
+ * period it stopped in. FROM, when not 0, is where the previous period
+ * ended: back-to-back periods then leave no unmeasured moment between them.
  */
 static inline __attribute__((always_inline)) bool
-spin_period(struct smp_spinner *sp, bool tsc)
+spin_period(struct smp_spinner *sp, bool tsc, uint64_t from)
 {
 	const struct smp_ctl *ctl = sp->ctl;
 	const uint64_t thr = ctl->thr, chunk = ctl->chunk;
 	uint64_t start, prev, now, deadline, check, iters = 0;
 
 	memset(&sp->cur, 0, sizeof(sp->cur));
-	start = prev = tsc ? read_tsc() : raw_ns();
+	start = prev = from ? from : tsc ? read_tsc() : raw_ns();
 	deadline = start + ctl->runtime;
 	check = start + chunk < deadline ? start + chunk : deadline;
 	for (;;) {
@@ -224,14 +225,14 @@ spin_period(struct smp_spinner *sp, bool tsc)
 	return true;
 }
 
-static bool __attribute__((noinline)) spin_period_tsc(struct smp_spinner *sp)
+static bool __attribute__((noinline)) spin_period_tsc(struct smp_spinner *sp, uint64_t from)
 {
-	return spin_period(sp, true);
+	return spin_period(sp, true, from);
 }
 
-static bool __attribute__((noinline)) spin_period_raw(struct smp_spinner *sp)
+static bool __attribute__((noinline)) spin_period_raw(struct smp_spinner *sp, uint64_t from)
 {
-	return spin_period(sp, false);
+	return spin_period(sp, false, from);
 }
 
 static void publish_period(struct smp_spinner *sp)
@@ -260,14 +261,17 @@ static void run_periods(struct smp_spinner *sp)
 	struct smp_ctl *ctl = sp->ctl;
 	bool sleeps = ctl->period_ns > ctl->runtime_ns;
 	struct timespec next;
+	uint64_t from = 0;
 
 	while (atomic_load_explicit(&ctl->cmd, memory_order_relaxed) == SMP_RUN) {
 		clock_gettime(CLOCK_MONOTONIC, &next);
-		if (!(ctl->clock->tsc ? spin_period_tsc(sp) : spin_period_raw(sp)))
+		if (!(ctl->clock->tsc ? spin_period_tsc(sp, from) : spin_period_raw(sp, from)))
 			return;
 		publish_period(sp);
-		if (!sleeps)
+		if (!sleeps) {
+			from = sp->cur.end;
 			continue;
+		}
 		timespec_add_ns(&next, ctl->period_ns);
 		pthread_mutex_lock(&ctl->lock);
 		while (atomic_load(&ctl->cmd) == SMP_RUN &&
@@ -374,7 +378,7 @@ int smp_spin_for(const struct smp_clock *ck, uint64_t ticks, uint64_t thr,
 		free(sp);
 		return -ENOMEM;
 	}
-	done = ck->tsc ? spin_period_tsc(sp) : spin_period_raw(sp);
+	done = ck->tsc ? spin_period_tsc(sp, 0) : spin_period_raw(sp, 0);
 	*out = sp->cur;
 	free(sp->gap);
 	free(sp);

@@ -121,6 +121,14 @@ static void test_osnoise_period(void)
 	is_int(a.cpu[1].nev, 1, "compact: the IRQ after the period waits for the next one");
 	is_int(a.cpu[1].ev[0].ts, 150000, "compact: and it is that IRQ");
 	smp_attr_free(&a);
+
+	init_attr(&a, MODE_OSNOISE, 0, 0);
+	a.cfg.rt_kernel = true;
+	feed(&a);
+	smp_attr_period(&a, &a.cpu[1], &period, &p);
+	is_int(p.softirq, 0, "PREEMPT_RT: softirqs are not counted, as the kernel does not");
+	is_int(p.thread, 1, "PREEMPT_RT: thread noise still counted");
+	smp_attr_free(&a);
 }
 
 static void test_hwnoise_period(void)
