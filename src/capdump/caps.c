@@ -69,8 +69,16 @@ static int parse_flag(const char *val, const char *end, int max)
 	return v >= 0 && v <= max && val == end ? v : -1;
 }
 
-static void parse_line(const char *key, size_t klen, const char *val, const char *end,
-		       struct capdump_status *st)
+/* One bit per line capdump reads; the scan stops once it has seen them all. */
+enum {
+	SEEN_NAME = 1 << 0, SEEN_STATE = 1 << 1, SEEN_PPID = 1 << 2, SEEN_UID = 1 << 3,
+	SEEN_KTHREAD = 1 << 4, SEEN_NNP = 1 << 5, SEEN_SECCOMP = 1 << 6,
+	SEEN_CAP0 = 1 << 7,	/* and the four bits above it: CapInh..CapAmb */
+	SEEN_ALL = (1 << (7 + CAPDUMP_NR_SETS)) - 1,
+};
+
+static unsigned parse_line(const char *key, size_t klen, const char *val, const char *end,
+			   struct capdump_status *st)
 {
 	long long v;
 
@@ -82,58 +90,76 @@ static void parse_line(const char *key, size_t klen, const char *val, const char
 			n = sizeof(st->name) - 1;
 		memcpy(st->name, val, n);
 		st->name[n] = '\0';
-	} else if (KEY("State")) {
+		return SEEN_NAME;
+	}
+	if (KEY("State")) {
 		st->state = val < end ? *val : 0;
-	} else if (KEY("PPid")) {
+		return SEEN_STATE;
+	}
+	if (KEY("PPid")) {
 		v = parse_dec(&val, end);
 		st->has_ppid = v >= 0;
 		st->ppid = v;
-	} else if (KEY("Uid")) {
+		return SEEN_PPID;
+	}
+	if (KEY("Uid")) {
 		/* real, effective, saved, filesystem: the effective one decides */
 		v = parse_dec(&val, end);
 		if (v >= 0)
 			v = parse_dec(&val, end);
 		st->has_uid = v >= 0;
 		st->uid = v;
-	} else if (KEY("Kthread")) {
-		st->kthread = parse_flag(val, end, 1);
-	} else if (KEY("NoNewPrivs")) {
-		st->nnp = parse_flag(val, end, 1);
-	} else if (KEY("Seccomp")) {
-		st->seccomp = parse_flag(val, end, 2);
-	} else if (klen == 6 && !memcmp(key, "Cap", 3)) {
-		for (int i = 0; i < CAPDUMP_NR_SETS; i++) {
-			if (memcmp(key, set_keys[i], 6))
-				continue;
-			if (parse_hex64(val, end, &st->set[i])) {
-				st->bad_set |= 1u << i;
-				st->set[i] = 0;
-			} else {
-				st->has_set |= 1u << i;
-			}
-		}
+		return SEEN_UID;
 	}
+	if (KEY("Kthread")) {
+		st->kthread = parse_flag(val, end, 1);
+		return SEEN_KTHREAD;
+	}
+	if (KEY("NoNewPrivs")) {
+		st->nnp = parse_flag(val, end, 1);
+		return SEEN_NNP;
+	}
+	if (KEY("Seccomp")) {
+		st->seccomp = parse_flag(val, end, 2);
+		return SEEN_SECCOMP;
+	}
+	if (klen != 6 || memcmp(key, "Cap", 3))
+		return 0;
+	for (int i = 0; i < CAPDUMP_NR_SETS; i++) {
+		if (memcmp(key, set_keys[i], 6))
+			continue;
+		if (parse_hex64(val, end, &st->set[i])) {
+			st->bad_set |= 1u << i;
+			st->set[i] = 0;
+		} else {
+			st->has_set |= 1u << i;
+		}
+		return SEEN_CAP0 << i;
+	}
+	return 0;
 #undef KEY
 }
 
 void capdump_status_parse(const char *text, struct capdump_status *st)
 {
 	const char *line = text;
+	unsigned seen = 0;
 
 	memset(st, 0, sizeof(*st));
 	st->kthread = st->nnp = st->seccomp = -1;
-	while (*line) {
+	while (*line && seen != SEEN_ALL) {
 		const char *eol = strchrnul(line, '\n');
-		const char *colon = memchr(line, ':', eol - line);
+		const char *colon;
 
-		if (colon) {
+		/* every line capdump reads starts with one of these */
+		if (strchr("CKNPSU", *line) && (colon = memchr(line, ':', eol - line))) {
 			const char *val = colon + 1, *end = eol;
 
 			while (val < end && (*val == '\t' || *val == ' '))
 				val++;
 			while (end > val && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 				end--;
-			parse_line(line, colon - line, val, end, st);
+			seen |= parse_line(line, colon - line, val, end, st);
 		}
 		line = *eol ? eol + 1 : eol;
 	}
