@@ -68,6 +68,13 @@ static void test_status(void)
 	   "bad status: upper-case hex is still hex");
 	ok(st.seccomp == -1 && !st.has_ppid && !st.has_uid, "bad status: out-of-range values unset");
 
+	capdump_status_parse("Seccomp:\t1\nCapAmb:\t1\nCapBnd:\t2\nCapEff:\t3\nCapPrm:\t4\n"
+			     "CapInh:\t5\nNoNewPrivs:\t0\nKthread:\t1\nUid:\t1 2 3 4\nPPid:\t9\n"
+			     "State:\tZ (zombie)\nName:\tlast\n", &st);
+	ok(st.seccomp == 1 && st.set[CAPDUMP_INH] == 5 && st.set[CAPDUMP_AMB] == 1 &&
+	   st.kthread == 1 && st.uid == 2 && st.ppid == 9 && st.state == 'Z' &&
+	   !strcmp(st.name, "last"), "status in another order: every line still found");
+
 	capdump_status_parse("", &st);
 	ok(!st.has_set && !st.name[0] && !st.state, "empty status: nothing set");
 	capdump_status_parse("CapEff:\t000001ffffffffff", &st);
