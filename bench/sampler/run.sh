@@ -24,6 +24,7 @@ interval=${INTERVAL_US:-20000}
 busy=${BUSY_US:-2000}
 attr_secs=${ATTR_SECONDS:-10}
 steps=${STEPS:-resolution accuracy attribution}
+quiet_wait=${QUIET_WAIT:-120}
 
 [ "$(id -u)" -eq 0 ] || { echo "bench/sampler needs root" >&2; exit 1; }
 tmp=$(mktemp -d)
@@ -35,13 +36,36 @@ gcc -O2 -std=gnu11 -D_GNU_SOURCE -Wall -Isrc $(pkg-config --cflags $pkgs) \
 	$(pkg-config --libs $pkgs) -lpthread -lm
 gcc -O2 -std=gnu11 -Wall -o "$tmp/inject" bench/sampler/inject.c
 
+# CPU busy % of the whole machine over one second, from /proc/stat
+busy_pct() {
+	local a b
+	a=($(head -1 /proc/stat))
+	sleep 1
+	b=($(head -1 /proc/stat))
+	local tot=0 idle=$(((b[4] - a[4]) + (b[5] - a[5])))
+	for i in 1 2 3 4 5 6 7 8; do tot=$((tot + b[i] - a[i])); done
+	echo $((tot ? 100 * (tot - idle) / tot : 0))
+}
+
+# Other tenants' load lands in every figure: wait (up to QUIET_WAIT s) for
+# the machine to be under 10 % busy, and say how busy it was.
+wait_quiet() {
+	local pct start=$SECONDS
+	while pct=$(busy_pct); [ "$pct" -ge 10 ] && [ $((SECONDS - start)) -lt "$quiet_wait" ]; do
+		:
+	done
+	echo "   (machine ${pct} % busy before this step)"
+}
+
 resolution() {
 	echo "-- resolution on CPU $cpu"
+	wait_quiet
 	"$tmp/resolution" "$cpu" 5 1
 }
 
 accuracy() {
 echo "-- accuracy on CPU $cpu: $count injections of $busy us every $interval us"
+wait_quiet
 secs=$((count * interval / 1000000 + 4))
 "$RTLA" osnoise top --backend sampler -c "$cpu" -T 10 -d "${secs}s" -q \
 	--on-end trace,file="$tmp/trace.txt" >"$tmp/out" 2>"$tmp/err" &
@@ -106,6 +130,7 @@ awk -v cpu="$cpu" -v slack=2000 '
 
 attribution() {
 echo "-- attribution: osnoise top on every CPU for ${attr_secs} s, threshold 1 us"
+wait_quiet
 "$RTLA" osnoise top --backend sampler -d "${attr_secs}s" -q \
 	--on-end trace,file="$tmp/attr.txt" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 cat "$tmp/out"

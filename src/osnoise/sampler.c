@@ -57,6 +57,8 @@ static void free_spinner(struct smp_spinner *sp)
 		return;
 	if (sp->gap)
 		munlock(sp->gap, SMP_GAP_RING * sizeof(*sp->gap));
+	if (sp->prec)
+		munlock(sp->prec, (sp->prec_mask + 1) * sizeof(*sp->prec));
 	free(sp->gap);
 	free(sp->prec);
 	free(sp);
@@ -360,8 +362,12 @@ static int sampler_collect(struct noise_run *run)
 
 	if (!s)
 		return -EINVAL;
-	if (atomic_load(&s->halted))
+	if (atomic_load(&s->halted)) {
 		wait_parked(s, 50);
+		/* a stop asked for by the user wins over a -s/-S found in the last drain */
+		if (!s->stop_seen)
+			s->attr.cfg.stop_us = s->attr.cfg.stop_total_us = 0;
+	}
 	smp_clock_refine(&s->clock);
 	/*
 	 * Periods before gaps: a period published before this snapshot ends

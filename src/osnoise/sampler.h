@@ -15,6 +15,14 @@
  * Time inside the sampler is in "ticks": TSC cycles, or CLOCK_MONOTONIC_RAW
  * nanoseconds where the TSC cannot be trusted. Only the edges (the table, the
  * saved trace) convert to us/ns.
+ *
+ * Limits of the method: the resolution is one loop iteration (~10 ns with
+ * the TSC, ~25 ns through the vDSO), and every gap includes one. A gap with
+ * any event inside is charged whole to the OS, hypervisor time in it
+ * included; an unexplained gap is hardware or hypervisor noise, or kernel
+ * work without a tracepoint (exception entry, page faults, the entry code
+ * before the first tracepoint). A VM shows no SMIs or steal time, so HW
+ * cannot be split further from inside it. Each traced event costs ~0.25 us.
  */
 #ifndef RTLA_SAMPLER_H
 #define RTLA_SAMPLER_H
