@@ -104,6 +104,7 @@ for f in /vm/tests/all/* "/vm/tests/$VM_KERNEL"/*; do
 	[ -f "$f" ] && echo "${f##*/} $f"
 done | sort | while read -r _ f; do
 	name=${f#/vm/tests/}
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	echo "RTLA-VM-FILE $name" >&3
 	cd /tmp || exit
 	case $f in
@@ -125,7 +126,8 @@ done | sort | while read -r _ f; do
 		rm -f /tmp/out
 		;;
 	esac
-	echo "RTLA-VM-FILE-END $name rc=$rc" >&3
+	secs=$(awk -v t0="$t0" '{ printf "%.1f", $1 - t0 }' /proc/uptime)
+	echo "RTLA-VM-FILE-END $name secs=$secs rc=$rc" >&3
 done
 echo "RTLA-VM-END" >&3
 finish

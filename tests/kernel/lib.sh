@@ -3,7 +3,7 @@
 
 VM_CACHE=${RTLA_VM_CACHE:-/var/cache/rtla-vm}
 # Bump when the cache layout changes: fetch.sh then rebuilds it.
-VM_CACHE_FORMAT=1
+VM_CACHE_FORMAT=2
 # The kernels of the tier, by short name.  Each has a folder of guest tests
 # (guest-NAME/) and an unpacked kernel in the cache (kernel-NAME/).
 # shellcheck disable=SC2034 # used by the scripts that source this
