@@ -346,7 +346,7 @@ done
 mkdir -p "$STAGE/peer/bin" "$STAGE/peer/lib"
 cp "$proot/usr/bin/rtla" "$STAGE/peer/bin/rtla"
 for lib in "$proot"/usr/lib/x86_64-linux-gnu/*.so*; do
-	[[ -f $lib ]] && cp -L "$lib" "$STAGE/peer/lib/"
+	if [[ -f $lib ]]; then cp -L "$lib" "$STAGE/peer/lib/"; fi
 done
 "$PATCHELF" --set-interpreter "$PEER_DIR/lib/ld-linux-x86-64.so.2" \
 	--force-rpath --set-rpath "$PEER_DIR/lib" "$STAGE/peer/bin/rtla"
@@ -369,7 +369,7 @@ done
 for f in "$DEBS"/*.deb; do
 	keep=0
 	for name in "${!debfile[@]}"; do
-		[[ ${debfile[$name]} == "$f" ]] && keep=1
+		if [[ ${debfile[$name]} == "$f" ]]; then keep=1; fi
 	done
 	((keep)) || rm -f "$f"
 done

@@ -70,7 +70,7 @@ if [[ -n $only ]]; then
 else
 	for k in all "${VM_KERNELS[@]}"; do
 		for f in "$HERE/guest-$k"/*.bats "$HERE/guest-$k"/*.sh; do
-			[[ -f $f ]] && tests[$k]+="$f"$'\n'
+			if [[ -f $f ]]; then tests[$k]+="$f"$'\n'; fi
 		done
 	done
 fi
@@ -167,7 +167,10 @@ build_initramfs() {
 	# Programs from the host (bookworm, like our rtla's libraries).
 	for prog in chrt nice stdbuf; do
 		f=$(command -v "$prog" || true)
-		[[ -n $f ]] && rm -f "$ROOT/usr/bin/$prog" && copy_program "$f" "/usr/bin/$prog"
+		if [[ -n $f ]]; then
+			rm -f "$ROOT/usr/bin/$prog"
+			copy_program "$f" "/usr/bin/$prog"
+		fi
 	done
 	if [[ -n $rtla ]]; then
 		copy_program "$rtla" /usr/local/bin/rtla
@@ -180,11 +183,11 @@ build_initramfs() {
 	install -m 755 "$HERE/guest-init.sh" "$ROOT/init"
 	# Helpers the tests load (load /vm/lib/NAME).
 	for f in "$HERE"/guest-lib/*; do
-		[[ -f $f ]] && cp "$f" "$ROOT/vm/lib/"
+		if [[ -f $f ]]; then cp "$f" "$ROOT/vm/lib/"; fi
 	done
 	for k in "${!tests[@]}"; do
 		while read -r f; do
-			[[ -n $f ]] && cp "$f" "$ROOT/vm/tests/$k/"
+			if [[ -n $f ]]; then cp "$f" "$ROOT/vm/tests/$k/"; fi
 		done <<<"${tests[$k]}"
 	done
 	if ((have_cmd)); then
@@ -267,7 +270,9 @@ read_tap() {
 			;;
 		"RTLA-VM-FILE-END "*)
 			rc=${line##*rc=}
-			[[ $line =~ \ secs=([0-9.]+) ]] && echo "# [$k] $file: ${BASH_REMATCH[1]} s"
+			if [[ $line =~ \ secs=([0-9.]+) ]]; then
+				echo "# [$k] $file: ${BASH_REMATCH[1]} s"
+			fi
 			if ((plan < 0 && got == 0)); then
 				n=$((n + 1)) failed=$((failed + 1))
 				echo "not ok $n [$k] $file: no test ran (status $rc)"
@@ -293,7 +298,7 @@ read_tap() {
 			fi
 			;;
 		[0-9]*..[0-9]*)
-			[[ $line =~ ^1\.\.([0-9]+)$ ]] && plan=${BASH_REMATCH[1]}
+			if [[ $line =~ ^1\.\.([0-9]+)$ ]]; then plan=${BASH_REMATCH[1]}; fi
 			;;
 		"ok "* | "not ok "*)
 			[[ $line =~ ^(ok|not\ ok)\ [0-9]+\ ?(.*)$ ]] || { echo "# $line"; continue; }
