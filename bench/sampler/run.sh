@@ -119,8 +119,8 @@ awk -v cpu="$cpu" -v slack=2000 '
 			injc ? 100 * (measc - injc) / injc : 0
 		for (i = 1; i < nc; i++)	# insertion sort, for the median
 			for (j = i; j > 0 && ex[j - 1] > ex[j]; j--) { v = ex[j]; ex[j] = ex[j - 1]; ex[j - 1] = v }
-		printf "         gap start - timer expiry: %+.1f us on average; the gap is longer than " \
-			"the injection by %.1f us (median), %.1f us (mean)\n", nc ? prec / nc / 1e3 : 0,
+		printf "         the gap starts %+.1f us before the timer expiry on average; it is longer " \
+			"than the injection by %.1f us (median), %.1f us (mean)\n", nc ? prec / nc / 1e3 : 0,
 			nc ? ex[int(nc / 2)] / 1e3 : 0, nc ? (measc - injc) / nc / 1e3 : 0
 		printf "         over all %d found gaps (other tasks included): measured %.3f ms vs " \
 			"injected %.3f ms: %+.2f %%\n", found, meas / 1e6, inj / 1e6,
