@@ -99,6 +99,9 @@ run_limited() {
 	return "$rc"
 }
 
+# Kernel messages from here on are reported after the tests.
+kmsg_start=$(dmesg -r | wc -l)
+
 # The tests of every kernel and of this one, in the order of their names.
 for f in /vm/tests/all/* "/vm/tests/$VM_KERNEL"/*; do
 	[ -f "$f" ] && echo "${f##*/} $f"
@@ -129,5 +132,9 @@ done | sort | while read -r _ f; do
 	secs=$(awk -v t0="$t0" '{ printf "%.1f", $1 - t0 }' /proc/uptime)
 	echo "RTLA-VM-FILE-END $name secs=$secs rc=$rc" >&3
 done
+# What the kernel said at warning level or worse while the tests ran (fails
+# nothing, but is worth a look).
+dmesg -r | tail -n "+$((kmsg_start + 1))" | grep -E '^<[0-4]>' | tail -n 60 |
+	sed 's/^/RTLA-VM-KMSG /' >&3
 echo "RTLA-VM-END" >&3
 finish

@@ -285,6 +285,9 @@ read_tap() {
 			fi
 			file=""
 			;;
+		"RTLA-VM-KMSG "*)
+			echo "# [$k] kernel: ${line#RTLA-VM-KMSG }"
+			;;
 		"RTLA-VM-END" | "RTLA-VM-WATCHDOG "*)
 			if [[ $line == RTLA-VM-END ]]; then
 				ended=1
