@@ -150,11 +150,14 @@ static void sweep_stale_instances(void)
 	tracefs_list_free(names);
 }
 
-static int take_lock(struct osnoise_state *st)
+int osnoise_state_lock(struct osnoise_state *st)
 {
 	FILE *f;
 	pid_t owner;
 
+	memset(st, 0, sizeof(*st));
+	for (int i = 0; i < OPT_NR; i++)
+		st->opts[i].orig = -1;
 	mkdir(OSNOISE_STATE_DIR, 0700);
 	st->lock_fd = open(OSNOISE_STATE_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (st->lock_fd < 0) {
@@ -180,6 +183,8 @@ static int take_lock(struct osnoise_state *st)
 		}
 		fclose(f);
 	}
+	if (ftruncate(st->lock_fd, 0))
+		debug_msg("cannot clear %s: %s", OSNOISE_STATE_FILE, strerror(errno));
 	sweep_stale_instances();
 	return 0;
 }
@@ -189,7 +194,8 @@ static int write_record(struct osnoise_state *st, const char *const *instances)
 	FILE *f;
 	int ret = 0;
 
-	if (ftruncate(st->lock_fd, 0))
+	/* the dup shares the file offset: start the record at the beginning */
+	if (ftruncate(st->lock_fd, 0) || lseek(st->lock_fd, 0, SEEK_SET))
 		return -errno;
 	f = fdopen(dup(st->lock_fd), "w");
 	if (!f)
@@ -209,17 +215,10 @@ static int write_record(struct osnoise_state *st, const char *const *instances)
 	return ret;
 }
 
-int osnoise_state_acquire(struct osnoise_state *st, const char *const *instances)
+int osnoise_state_save(struct osnoise_state *st, const char *const *instances)
 {
 	char options[1024];
 	int ret;
-
-	memset(st, 0, sizeof(*st));
-	for (int i = 0; i < OPT_NR; i++)
-		st->opts[i].orig = -1;
-	ret = take_lock(st);
-	if (ret)
-		return ret;
 
 	for (int i = 0; i < KNOB_NR; i++) {
 		ret = read_top(knob_paths[i], st->knobs[i].orig, sizeof(st->knobs[i].orig));
@@ -313,6 +312,8 @@ void osnoise_state_release(struct osnoise_state *st)
 	/* the record holds exactly the originals: replay it, then forget it */
 	f = fdopen(dup(st->lock_fd), "r");
 	if (f) {
+		/* the dup shares the offset that writing the record left at its end */
+		rewind(f);
 		restore_from_record(f, true);
 		fclose(f);
 	}

@@ -55,12 +55,11 @@ struct osnoise_state {
 	struct osnoise_option_state opts[OPT_NR];
 };
 
-/*
- * Take the lock (refusing a concurrent run), reclaim what a killed run left,
- * read every original value and record it with our instance names.
- */
-int osnoise_state_acquire(struct osnoise_state *st, const char *const *instances);
-/* Restore every written value, then drop the record and the lock. */
+/* Take the lock (refusing a concurrent run) and reclaim what a killed run left. */
+int osnoise_state_lock(struct osnoise_state *st);
+/* Read every original value and record it with our instance names. */
+int osnoise_state_save(struct osnoise_state *st, const char *const *instances);
+/* Restore what was recorded, then drop the record and the lock. */
 void osnoise_state_release(struct osnoise_state *st);
 
 int osnoise_knob_write(struct osnoise_state *st, enum osnoise_knob_id id, long long val);

@@ -23,8 +23,11 @@
 #include "table.h"
 #include "tui.h"
 
-/* Signal handlers cannot take arguments: the one run of this process. */
-static struct noise_run *signal_run;
+/*
+ * Signal handlers cannot take arguments: the one run of this process, or
+ * NULL once the teardown started (it must finish, whatever arrives).
+ */
+static struct noise_run *volatile signal_run;
 
 static void on_signal(int sig)
 {
@@ -46,14 +49,6 @@ static void install_signals(struct noise_run *run)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
-}
-
-static void restore_signals(void)
-{
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal_run = NULL;
 }
 
 static const struct noise_backend *choose_backend(struct noise_params *p)
@@ -223,8 +218,9 @@ int noise_run_top(struct noise_params *p)
 		status = EXIT_ERROR;
 
 out_teardown:
+	/* from here on a signal is ignored: restoring the kernel state comes first */
+	signal_run = NULL;
 	run.backend->teardown(&run);
-	restore_signals();
 	free(run.cpu);
 	return status;
 }

@@ -33,15 +33,14 @@ struct tracer_priv {
 	int main_on_fd;			/* tracing_on, kept open for halt() */
 	int rec_on_fd;
 	volatile sig_atomic_t halted;	/* we turned tracing off */
-	bool kernel_stopped;		/* "stop tracing hit" seen */
+	/* the last noise above -s (a single sample) and above -S (a period total) */
+	int over_single_cpu, over_total_cpu;
+	uint64_t over_single_us, over_total_us;
 
 	struct tep_event *ev_period;	/* ftrace:osnoise */
 	struct tep_event *ev_sample;	/* osnoise:sample_threshold (only with -s) */
-	struct tep_event *ev_print;	/* ftrace:print */
 	struct tep_format_field *f[8];	/* fields of ev_period, in period_fields order */
-	struct tep_format_field *f_duration, *f_buf;
-	uint64_t *last_sample_ns;	/* per CPU, for the -s verdict */
-	uint64_t *last_period_noise;	/* per CPU, for the -S verdict */
+	struct tep_format_field *f_duration;
 };
 
 static const char *const period_fields[] = {
@@ -120,7 +119,7 @@ static int check_kernel(struct noise_run *run)
 			"this kernel does not have");
 		return -ENOTSUP;
 	}
-	return check_tracer_free();
+	return 0;
 }
 
 static int apply_config(struct noise_run *run, struct tracer_priv *t)
@@ -189,7 +188,6 @@ static int open_tracing_on(struct tracefs_instance *inst)
 static int lookup_events(struct tracer_priv *t)
 {
 	t->ev_period = tep_find_event_by_name(t->tep, "ftrace", "osnoise");
-	t->ev_print = tep_find_event_by_name(t->tep, "ftrace", "print");
 	t->ev_sample = tep_find_event_by_name(t->tep, "osnoise", "sample_threshold");
 	if (!t->ev_period) {
 		err_msg("the kernel has no ftrace:osnoise event format");
@@ -202,8 +200,6 @@ static int lookup_events(struct tracer_priv *t)
 			return -ENOENT;
 		}
 	}
-	if (t->ev_print)
-		t->f_buf = tep_find_field(t->ev_print, "buf");
 	if (t->ev_sample)
 		t->f_duration = tep_find_field(t->ev_sample, "duration");
 	return 0;
@@ -299,10 +295,7 @@ static int tracer_setup(struct noise_run *run)
 	run->priv = t;
 	t->main_on_fd = t->rec_on_fd = -1;
 	t->state.lock_fd = -1;
-	t->last_sample_ns = calloc(p->nr_cpus, sizeof(uint64_t));
-	t->last_period_noise = calloc(p->nr_cpus, sizeof(uint64_t));
-	if (!t->last_sample_ns || !t->last_period_noise)
-		return -ENOMEM;
+	t->over_single_cpu = t->over_total_cpu = -1;
 	snprintf(t->main_name, sizeof(t->main_name), "rtla_osnoise_top_%d", getpid());
 	snprintf(t->rec_name, sizeof(t->rec_name), "rtla_osnoise_trace_%d", getpid());
 	names[0] = t->main_name;
@@ -311,9 +304,12 @@ static int tracer_setup(struct noise_run *run)
 
 	if ((ret = check_kernel(run)))
 		return ret;
-	if ((ret = osnoise_state_acquire(&t->state, names)))
+	/* the lock first: a concurrent run of ours gets the clearer message */
+	if ((ret = osnoise_state_lock(&t->state)))
 		return ret;
 	t->state_held = true;
+	if ((ret = check_tracer_free()) || (ret = osnoise_state_save(&t->state, names)))
+		return ret;
 	if ((ret = apply_config(run, t)))
 		return ret;
 
@@ -371,28 +367,6 @@ static int tracer_enable(struct noise_run *run)
 	return 0;
 }
 
-static void handle_print(struct noise_run *run, struct tracer_priv *t, struct tep_record *r)
-{
-	const char *buf = r->data + t->f_buf->offset;
-	int cpu;
-
-	if (sscanf(buf, "stop tracing hit on cpu %d", &cpu) != 1 || cpu < 0 ||
-	    cpu >= run->params->nr_cpus)
-		return;
-	t->kernel_stopped = true;
-	run->stop_cpu = cpu;
-	/* a single sample above -s, else the period total above -S */
-	if (run->params->stop_us && t->last_sample_ns[cpu] / 1000 > (uint64_t)run->params->stop_us) {
-		run->stop_reason = "single";
-		run->stop_value_us = t->last_sample_ns[cpu] / 1000;
-	} else if (run->params->stop_total_us) {
-		run->stop_reason = "total";
-		run->stop_value_us = t->last_period_noise[cpu];
-	} else {
-		run->stop_reason = "single";
-	}
-}
-
 static int on_record(struct tep_event *event, struct tep_record *r, int cpu, void *ctx)
 {
 	struct noise_run *run = ctx;
@@ -415,13 +389,19 @@ static int on_record(struct tep_event *event, struct tep_record *r, int cpu, voi
 		p.irq = v[5];
 		p.softirq = v[6];
 		p.thread = v[7];
-		t->last_period_noise[r->cpu] = p.noise;
+		/* the kernel stops after this summary when it is above -S */
+		if (run->params->stop_total_us && p.noise > (uint64_t)run->params->stop_total_us) {
+			t->over_total_cpu = r->cpu;
+			t->over_total_us = p.noise;
+		}
 		noise_run_add_period(run, &p);
 	} else if (event == t->ev_sample && t->f_duration) {
+		/* the kernel compares in ns: noise > stop_us * 1000 */
 		tep_read_number_field(t->f_duration, r->data, &v[0]);
-		t->last_sample_ns[r->cpu] = v[0];
-	} else if (event == t->ev_print && t->f_buf) {
-		handle_print(run, t, r);
+		if (v[0] > (uint64_t)run->params->stop_us * 1000) {
+			t->over_single_cpu = r->cpu;
+			t->over_single_us = v[0] / 1000;
+		}
 	}
 	return 0;
 }
@@ -442,12 +422,22 @@ static bool tracer_stopped(struct noise_run *run)
 
 	if (t->halted)
 		return false;
-	if (!t->kernel_stopped && tracefs_trace_is_on(t->main) == 1 &&
-	    (!t->rec || tracefs_trace_is_on(t->rec) == 1))
+	if (tracefs_trace_is_on(t->main) == 1 && (!t->rec || tracefs_trace_is_on(t->rec) == 1))
 		return false;
 	/* drain what the kernel wrote before it stopped: the verdict is in there */
 	tracer_collect(run);
 	run->stop_hit = true;
+	if (t->over_single_cpu >= 0) {
+		run->stop_reason = "single";
+		run->stop_cpu = t->over_single_cpu;
+		run->stop_value_us = t->over_single_us;
+	} else if (t->over_total_cpu >= 0) {
+		run->stop_reason = "total";
+		run->stop_cpu = t->over_total_cpu;
+		run->stop_value_us = t->over_total_us;
+	} else {
+		run->stop_reason = run->params->stop_us ? "single" : "total";
+	}
 	return true;
 }
 
@@ -468,8 +458,10 @@ static int tracer_rearm(struct noise_run *run)
 {
 	struct tracer_priv *t = run->priv;
 
-	t->kernel_stopped = false;
+	t->over_single_cpu = t->over_total_cpu = -1;
 	run->stop_hit = false;
+	run->stop_cpu = -1;
+	run->stop_value_us = -1;
 	set_on(t->rec_on_fd, true);
 	set_on(t->main_on_fd, true);
 	return 0;
@@ -556,8 +548,6 @@ static void tracer_teardown(struct noise_run *run)
 	if (t->state_held)
 		osnoise_state_release(&t->state);
 	tep_free(t->tep);
-	free(t->last_sample_ns);
-	free(t->last_period_noise);
 	free(t);
 	run->priv = NULL;
 }

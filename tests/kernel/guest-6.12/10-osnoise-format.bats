@@ -38,7 +38,8 @@ setup() {
 }
 
 @test "osnoise without a mode, or with an option first, means top" {
-	run "$RTLA" osnoise -c 1 -d 1s -q
+	run "$RTLA" osnoise -c 1 -d 2s -q
+	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} == *"Operating System Noise"* ]]
 	[[ ${lines[3]} =~ $OS_ROW ]]

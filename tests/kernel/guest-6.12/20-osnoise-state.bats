@@ -51,8 +51,8 @@ run_and_signal() {
 		kill -"$sig" "$pid"
 		sleep 0.5
 	done
-	wait "$pid"
-	status=$?
+	status=0
+	wait "$pid" || status=$?
 	cat out.txt err.txt
 }
 
