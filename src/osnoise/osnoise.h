@@ -151,6 +151,7 @@ struct noise_run {
 	const char *stop_reason;	/* "single" (-s) or "total" (-S) */
 
 	volatile sig_atomic_t stop_requested;	/* signals received */
+	const char *note;		/* a line the backend prints before the table */
 };
 
 /* Fold one per-period summary into the CPU's totals (both backends). */

@@ -275,6 +275,9 @@ static int sampler_setup(struct noise_run *run)
 
 	s->trace = smp_trace_create(&p->cpus, s->nr_cpus, &s->clock, p->buffer_kb);
 	cfg.attribution = s->trace != NULL;
+	run->note = cfg.attribution
+		? "sampler backend: measured from user space, noise attributed from trace events"
+		: "sampler backend: measured from user space, without attribution (no tracefs access)";
 	cfg.rt_kernel = sysroot_read("/sys/kernel/realtime", rt, sizeof(rt)) > 0 && rt[0] == '1';
 	if ((ret = smp_attr_init(&s->attr, s->nr_cpus, &p->cpus, &s->clock, &cfg)))
 		goto out_nomem;

@@ -152,8 +152,8 @@ static void print_final(struct noise_run *run)
 {
 	if (!run->params->quiet && !run->params->debug)
 		fputs("\033c", stdout);
-	if (run->backend == &noise_sampler_backend)
-		printf("sampler backend: measured from user space, noise attributed from trace events\n");
+	if (run->note)
+		printf("%s\n", run->note);
 	noise_table_print(stdout, run, time(NULL));
 }
 
