@@ -250,6 +250,7 @@ int osnoise_knob_write_str(struct osnoise_state *st, enum osnoise_knob_id id, co
 {
 	int ret = write_top(knob_paths[id], val);
 
+	debug_msg("%s <- %s", knob_paths[id], val);
 	if (!ret && st)
 		st->knobs[id].written = true;
 	if (ret)
