@@ -11,6 +11,7 @@
 #   rtla_vm=6.12|6.1     the kernel's short name (VM_KERNEL of the tests)
 #   rtla_vm_timeout=S    the watchdog: power off after S seconds whatever happens
 #   rtla_vm_file_timeout=S   a test file that runs longer is killed
+#   rtla_vm_shard=N      run only the test files listed in /vm/shards/KERNEL.N
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C LC_ALL=C TERM=dumb
@@ -102,8 +103,14 @@ run_limited() {
 # Kernel messages from here on are reported after the tests.
 kmsg_start=$(dmesg -r | wc -l)
 
-# The tests of every kernel and of this one, in the order of their names.
-for f in /vm/tests/all/* "/vm/tests/$VM_KERNEL"/*; do
+# The tests of every kernel and of this one, or of this guest's shard
+# (rtla_vm_shard=N: the files listed in /vm/shards/KERNEL.N), in the order of
+# their names.
+if [ -n "${rtla_vm_shard:-}" ]; then
+	sed 's|^|/vm/tests/|' "/vm/shards/$VM_KERNEL.$rtla_vm_shard"
+else
+	ls -d /vm/tests/all/* "/vm/tests/$VM_KERNEL"/* 2>/dev/null
+fi | while read -r f; do
 	[ -f "$f" ] && echo "${f##*/} $f"
 done | sort | while read -r _ f; do
 	name=${f#/vm/tests/}

@@ -24,7 +24,7 @@
 # Environment: RTLA_VM_CACHE (download cache, default /var/cache/rtla-vm),
 # RTLA_VM_TIMEOUT (seconds a guest may run, default 480),
 # RTLA_VM_FILE_TIMEOUT (seconds a test file may run, default 240),
-# RTLA_VM_PARALLEL=1 (boot the guests side by side).
+# RTLA_VM_JOBS (guests run at once, default the number of CPUs, at most 4).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -88,6 +88,78 @@ if [[ -n $only && $kernel != all && -z ${tests[all]:-} && -z ${tests[$kernel]:-}
 	vm_die "--only $only is a test of another kernel than $kernel"
 fi
 
+# --- the plan: which guests run which test files ---------------------------
+
+# Guests run side by side, each TCG guest keeping one host core busy.  A
+# kernel's files are split among several guests ("shards") in proportion to
+# its share of the tests, so that the longest guest is as short as may be.
+jobs=${RTLA_VM_JOBS:-$(nproc)}
+[[ $jobs =~ ^[0-9]+$ ]] || vm_die "RTLA_VM_JOBS must be a number"
+((jobs >= 1)) || jobs=1
+((jobs <= 4)) || jobs=4
+
+# The weight of a test file: its number of tests.
+weight() {
+	local c
+	c=$(grep -c '^@test' "$1" || true)
+	echo $((c > 0 ? c : 1))
+}
+
+guests=()               # guest ids, in the order their TAP is printed
+declare -A shard_files  # "KERNEL.SHARD" -> the shard's files, as all/F or KERNEL/F
+plan_guests() {
+	local k f d total=0 i s best shards
+	local -A kw=() kn=()
+	local -a files load
+	for k in "${kernels[@]}"; do
+		kw[$k]=0 kn[$k]=0
+		for d in all "$k"; do
+			while read -r f; do
+				[[ -n $f ]] || continue
+				kw[$k]=$((kw[$k] + $(weight "$f"))) kn[$k]=$((kn[$k] + 1))
+			done <<<"${tests[$d]:-}"
+		done
+		total=$((total + kw[$k]))
+	done
+	for k in "${kernels[@]}"; do
+		shards=1
+		if ((jobs > 1 && total > 0)); then
+			shards=$(((2 * jobs * kw[$k] + total) / (2 * total)))
+			((shards <= kn[$k])) || shards=${kn[$k]}
+			((shards >= 1)) || shards=1
+		fi
+		if ((shards == 1)); then
+			guests+=("$k")
+			gk[$k]=$k glabel[$k]=$k gshard[$k]=""
+			continue
+		fi
+		# Heaviest file first onto the lightest shard.
+		mapfile -t files < <(for d in all "$k"; do
+			while read -r f; do
+				[[ -n $f ]] && echo "$(weight "$f") $d/${f##*/}"
+			done <<<"${tests[$d]:-}"
+		done | sort -k1,1nr -k2)
+		load=()
+		for ((i = 0; i < shards; i++)); do
+			load[i]=0
+			shard_files[$k.$i]=""
+		done
+		for f in "${files[@]}"; do
+			best=0
+			for ((i = 1; i < shards; i++)); do
+				((load[i] < load[best])) && best=$i
+			done
+			load[best]=$((load[best] + ${f%% *}))
+			shard_files[$k.$best]+="${f#* }"$'\n'
+		done
+		for ((i = 0; i < shards; i++)); do
+			s="$k-$((i + 1))"
+			guests+=("$s")
+			gk[$s]=$k glabel[$s]="$k $((i + 1))/$shards" gshard[$s]=$i
+		done
+	done
+}
+
 # The tier cannot run: one failed test that says why, then the summary.
 tier_fail() {
 	vm_log "error: $*"
@@ -109,9 +181,12 @@ done
 # --- cleaning up -----------------------------------------------------------
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/rtla-vm.XXXXXX")
-declare -A qpid=() started=()
+declare -A qpid=() started=() gk=() glabel=() gshard=()
 cleanup() {
 	local pidfile pid
+	# A second signal (^C twice, timeout(1) signalling the group and the
+	# command) must not cut the cleaning short.
+	trap '' INT TERM HUP
 	for pid in "${qpid[@]}"; do
 		kill "$pid" 2>/dev/null || true
 	done
@@ -193,6 +268,10 @@ build_initramfs() {
 	if ((have_cmd)); then
 		printf '%s\n' "$cmd" >"$ROOT/vm/cmd"
 	fi
+	mkdir -p "$ROOT/vm/shards"
+	for f in "${!shard_files[@]}"; do
+		printf '%s' "${shard_files[$f]}" >"$ROOT/vm/shards/$f"
+	done
 	# Uncompressed: under TCG the kernel would take seconds to inflate it.
 	(cd "$ROOT" && find . | "$BUSYBOX" cpio -o -H newc) >"$TMP/initrd.cpio" 2>"$TMP/cpio.log" || {
 		cat "$TMP/cpio.log" >&2
@@ -202,21 +281,25 @@ build_initramfs() {
 
 # --- booting ---------------------------------------------------------------
 
+# Boot guest $1: kernel ${gk[$1]}, running shard ${gshard[$1]} of its tests
+# (all of them when that is empty).
 start_guest() {
-	local k=$1 kdir=$VM_CACHE/kernel-$1 image
+	local g=$1 k=${gk[$1]} kdir image shard=""
+	kdir=$VM_CACHE/kernel-$k
 	image=$kdir/$(cat "$kdir/boot")
-	: >"$TMP/$k.console"
-	: >"$TMP/$k.out"
-	: >"$TMP/$k.err"
-	started[$k]=$EPOCHREALTIME
+	[[ -n ${gshard[$g]} ]] && shard=" rtla_vm_shard=${gshard[$g]}"
+	: >"$TMP/$g.console"
+	: >"$TMP/$g.out"
+	: >"$TMP/$g.err"
+	started[$g]=$EPOCHREALTIME
 	timeout -k 5 "$guest_timeout" qemu-system-x86_64 \
 		-accel tcg,thread=single -smp 2 -m 1G \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$image" -initrd "$TMP/initrd.cpio" \
-		-append "console=ttyS0 quiet panic=-1 mitigations=off rtla_vm=$k rtla_vm_timeout=$((guest_timeout - 15)) rtla_vm_file_timeout=$file_timeout" \
-		-serial "file:$TMP/$k.console" -serial "file:$TMP/$k.out" -serial "file:$TMP/$k.err" \
-		-pidfile "$TMP/$k.pid" </dev/null >"$TMP/$k.qemu.log" 2>&1 &
-	qpid[$k]=$!
+		-append "console=ttyS0 quiet panic=-1 mitigations=off rtla_vm=$k rtla_vm_timeout=$((guest_timeout - 15)) rtla_vm_file_timeout=$file_timeout$shard" \
+		-serial "file:$TMP/$g.console" -serial "file:$TMP/$g.out" -serial "file:$TMP/$g.err" \
+		-pidfile "$TMP/$g.pid" </dev/null >"$TMP/$g.qemu.log" 2>&1 &
+	qpid[$g]=$!
 }
 
 # Seconds from the start of guest $1 to its last word on the serial port $2.
@@ -226,14 +309,14 @@ run_time() {
 
 # Wait for the guest; print why it failed, if it did.  Returns qemu's status.
 stop_guest() {
-	local k=$1 rc=0
-	wait "${qpid[$k]}" || rc=$?
-	unset "qpid[$k]"
+	local g=$1 rc=0
+	wait "${qpid[$g]}" || rc=$?
+	unset "qpid[$g]"
 	if ((rc == 124 || rc == 137)); then
-		echo "# [$k] the guest ran past ${guest_timeout} s (RTLA_VM_TIMEOUT) and was killed"
+		echo "# [${glabel[$g]}] the guest ran past ${guest_timeout} s (RTLA_VM_TIMEOUT) and was killed"
 	elif ((rc != 0)); then
-		echo "# [$k] qemu exited with status $rc:"
-		sed 's/^/#   /' "$TMP/$k.qemu.log"
+		echo "# [${glabel[$g]}] qemu exited with status $rc:"
+		sed 's/^/#   /' "$TMP/$g.qemu.log"
 	fi
 	return "$rc"
 }
@@ -243,10 +326,10 @@ console_tail() {
 	mapfile -t oops < <(tr -d '\r' <"$TMP/$1.console" |
 		grep -m 3 -E 'Kernel panic|Oops|BUG:|general protection fault|rtla-vm: watchdog')
 	if ((${#oops[@]})); then
-		echo "# [$1] the guest console says:"
+		echo "# [${glabel[$1]}] the guest console says:"
 		printf '#   %s\n' "${oops[@]}"
 	fi
-	echo "# [$1] last lines of the guest console:"
+	echo "# [${glabel[$1]}] last lines of the guest console:"
 	tr -d '\r' <"$TMP/$1.console" | tail -n 40 | sed 's/^/#   /'
 }
 
@@ -257,13 +340,13 @@ n=0 passed=0 failed=0 skipped=0
 # Read the guest's TAP stream; print it renumbered, names prefixed with the
 # kernel.  Sets ended=1 when the guest reached its end marker.
 read_tap() {
-	local k=$1 line desc file="" plan=-1 got=0 file_failed=0 rc
+	local k=${gk[$1]} label=${glabel[$1]} line desc file="" plan=-1 got=0 file_failed=0 rc
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		case $line in
 		"RTLA-VM-BEGIN "*)
 			line=${line#RTLA-VM-BEGIN }
-			echo "# [$k] booted ${line% uptime=*}; first guest command at ${line##*uptime=} s of uptime"
+			echo "# [$label] booted ${line% uptime=*}; first guest command at ${line##*uptime=} s of uptime"
 			;;
 		"RTLA-VM-FILE "*)
 			file=${line#RTLA-VM-FILE } plan=-1 got=0 file_failed=0
@@ -271,7 +354,7 @@ read_tap() {
 		"RTLA-VM-FILE-END "*)
 			rc=${line##*rc=}
 			if [[ $line =~ \ secs=([0-9.]+) ]]; then
-				echo "# [$k] $file: ${BASH_REMATCH[1]} s"
+				echo "# [$label] $file: ${BASH_REMATCH[1]} s"
 			fi
 			if ((plan < 0 && got == 0)); then
 				n=$((n + 1)) failed=$((failed + 1))
@@ -286,13 +369,13 @@ read_tap() {
 			file=""
 			;;
 		"RTLA-VM-KMSG "*)
-			echo "# [$k] kernel: ${line#RTLA-VM-KMSG }"
+			echo "# [$label] kernel: ${line#RTLA-VM-KMSG }"
 			;;
 		"RTLA-VM-END" | "RTLA-VM-WATCHDOG "*)
 			if [[ $line == RTLA-VM-END ]]; then
 				ended=1
 			else
-				echo "# [$k] the guest's watchdog fired after ${line#RTLA-VM-WATCHDOG } s"
+				echo "# [$label] the guest's watchdog fired after ${line#RTLA-VM-WATCHDOG } s"
 			fi
 			if [[ -n $file ]]; then
 				n=$((n + 1)) failed=$((failed + 1))
@@ -325,23 +408,25 @@ read_tap() {
 }
 
 run_tests() {
-	local k=$1 ended=0 rc=0 stopped_in="" before=$n
-	read_tap "$k" < <(tail -n +1 -s 0.2 -f --pid="${qpid[$k]}" "$TMP/$k.out")
-	stop_guest "$k" || rc=$?
+	local g=$1 k=${gk[$1]} ended=0 rc=0 stopped_in="" before=$n guest=guest
+	[[ -n ${gshard[$g]} ]] && guest="guest ${glabel[$g]#* }"
+	read_tap "$g" < <(tail -n +1 -s 0.2 -f --pid="${qpid[$g]}" "$TMP/$g.out")
+	stop_guest "$g" || rc=$?
 	if ((!ended)); then
 		n=$((n + 1)) failed=$((failed + 1))
-		echo "not ok $n [$k] the guest ran its tests to the end${stopped_in:+ (it stopped in $stopped_in)}"
-		console_tail "$k"
+		echo "not ok $n [$k] the $guest ran its tests to the end${stopped_in:+ (it stopped in $stopped_in)}"
+		console_tail "$g"
 	elif ((n == before)); then
 		n=$((n + 1)) failed=$((failed + 1))
-		echo "not ok $n [$k] the guest ran tests (it reported none)"
+		echo "not ok $n [$k] the $guest ran tests (it reported none)"
 	else
-		echo "# [$k] guest done $(run_time "$k" out) s after qemu started"
+		echo "# [${glabel[$g]}] guest done $(run_time "$g" out) s after qemu started"
 	fi
 }
 
 run_cmd() {
 	local k=$1 rc=0 status tailpid
+	gk[$k]=$k glabel[$k]=$k gshard[$k]=""
 	start_guest "$k"
 	tail -c +1 -s 0.2 -f --pid="${qpid[$k]}" "$TMP/$k.err" >&2 &
 	tailpid=$!
@@ -360,6 +445,7 @@ run_cmd() {
 	return 0
 }
 
+((have_cmd)) || plan_guests
 build_initramfs
 
 if ((have_cmd)); then
@@ -370,17 +456,13 @@ if ((have_cmd)); then
 	exit "$cmd_status"
 fi
 
-# RTLA_VM_PARALLEL=1 boots the guests side by side, each TCG guest keeping one
-# host core busy.  Off by default: with the 6.12 guest doing most of the work it
-# saved little here, and it slows each guest down on a busy machine.
-if ((${RTLA_VM_PARALLEL:-0})); then
-	for k in "${kernels[@]}"; do
-		start_guest "$k"
+# Up to $jobs guests run at once, and their TAP is read in the order of the
+# plan: while one is read, the next ones already run.
+for ((i = 0; i < ${#guests[@]}; i++)); do
+	for ((j = i; j < i + jobs && j < ${#guests[@]}; j++)); do
+		[[ -n ${started[${guests[j]}]:-} ]] || start_guest "${guests[j]}"
 	done
-fi
-for k in "${kernels[@]}"; do
-	[[ -n ${qpid[$k]:-} ]] || start_guest "$k"
-	run_tests "$k"
+	run_tests "${guests[i]}"
 done
 echo "1..$n"
 summary="vm: $passed passed, $failed failed"
