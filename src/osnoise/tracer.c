@@ -216,26 +216,56 @@ static int count_missed(struct tep_event *event, struct tep_record *record, int 
 	return 0;
 }
 
-/* Load only the event systems this run reads or enables: each costs parse time. */
+static int parse_format(struct tep_handle *tep, const char *file, const char *system)
+{
+	int size = 0, ret;
+	char *buf = tracefs_instance_file_read(NULL, file, &size);
+
+	if (!buf)
+		return -ENOENT;
+	ret = system ? tep_parse_event(tep, buf, size, system)
+		     : tep_parse_header_page(tep, buf, size, sizeof(long));
+	free(buf);
+	return ret ? -EINVAL : 0;
+}
+
+/*
+ * The main instance only ever holds ftrace:osnoise and, with -s,
+ * osnoise:sample_threshold: parse those two formats and nothing else.
+ * libtracefs' loaders also read /proc/kallsyms, saved_cmdlines and
+ * printk_formats, which costs the measured machine seconds of CPU at start
+ * on a small board and buys nothing here.
+ */
 static int load_events(struct noise_run *run, struct tracer_priv *t)
 {
-	const char *systems[64] = { "ftrace", "osnoise" };
-	int n = 2;
-
-	for (struct noise_event *ev = run->params->events; ev && n < 63; ev = ev->next)
-		systems[n++] = ev->system;
-	systems[n] = NULL;
-	t->tep = tracefs_local_events_system(NULL, systems);
-	if (!t->tep) {
+	t->tep = tep_alloc();
+	if (!t->tep)
+		return -ENOMEM;
+	if (parse_format(t->tep, "events/header_page", NULL) ||
+	    parse_format(t->tep, "events/ftrace/osnoise/format", "ftrace")) {
 		err_msg("cannot read the trace event formats: %s", strerror(errno));
 		return -EIO;
 	}
+	if (run->params->stop_us)
+		parse_format(t->tep, "events/osnoise/sample_threshold/format", "osnoise");
+	tep_set_cpus(t->tep, run->params->nr_cpus);
+	tep_set_long_size(t->tep, tep_get_header_page_size(t->tep));
 	return lookup_events(t);
+}
+
+/* Enable sys:event (or the whole system) by name, without libtracefs' regex scan. */
+static int enable_event(struct tracefs_instance *inst, const char *system, const char *event)
+{
+	char file[512];
+
+	snprintf(file, sizeof(file), "events/%s%s%s/enable", system, event ? "/" : "",
+		 event ? event : "");
+	return tracefs_instance_file_write(inst, file, "1") < 0 ? -ENOENT : 0;
 }
 
 static int enable_user_event(struct tracefs_instance *rec, const struct noise_event *ev)
 {
-	if (tracefs_event_enable(rec, ev->system, ev->event) < 0) {
+	if (enable_event(rec, ev->system, ev->event)) {
 		err_msg("Error enabling event %s%s%s", ev->system, ev->event ? ":" : "",
 			ev->event ? ev->event : "");
 		return -ENOENT;
@@ -272,7 +302,7 @@ static int create_record(struct noise_run *run, struct tracer_priv *t)
 		err_msg("cannot set the trace buffer size to %lld kB: %s", p->buffer_kb, strerror(errno));
 		return -errno;
 	}
-	if (tracefs_event_enable(t->rec, "osnoise", NULL) < 0) {
+	if (enable_event(t->rec, "osnoise", NULL)) {
 		err_msg("cannot enable the osnoise events");
 		return -ENOENT;
 	}
@@ -320,7 +350,7 @@ static int tracer_setup(struct noise_run *run)
 		return ret;
 	tracefs_follow_missed_events(t->main, count_missed, run);
 	if (p->stop_us && t->ev_sample &&
-	    tracefs_event_enable(t->main, "osnoise", "sample_threshold") < 0)
+	    enable_event(t->main, "osnoise", "sample_threshold"))
 		debug_msg("osnoise:sample_threshold not enabled: the -s verdict has no value");
 	t->main_on_fd = open_tracing_on(t->main);
 	if (t->main_on_fd < 0)
@@ -410,7 +440,9 @@ static int tracer_collect(struct noise_run *run)
 {
 	struct tracer_priv *t = run->priv;
 
-	if (tracefs_iterate_raw_events(t->tep, t->main, NULL, 0, on_record, run) < 0 &&
+	/* only the measured CPUs have anything to read */
+	if (tracefs_iterate_raw_events(t->tep, t->main, &run->params->cpus,
+				       sizeof(run->params->cpus), on_record, run) < 0 &&
 	    run->stop_requested < 2)
 		debug_msg("reading the trace buffers failed: %s", strerror(errno));
 	return 0;
