@@ -170,6 +170,7 @@ static int finish(int ret)
 	int err = out_flush_stdout();
 
 	if (err) {
+		msg_set_prefix(NULL);	/* the command's own prefix would double "rtla:" */
 		err_msg("rtla: write error: %s", strerror(-err));
 		return EXIT_ERROR;
 	}
