@@ -98,14 +98,45 @@ jobs=${RTLA_VM_JOBS:-$(nproc)}
 ((jobs >= 1)) || jobs=1
 ((jobs <= 4)) || jobs=4
 
-# The weight of a test file: its number of tests.
+# How long each file ran last time, from $VM_CACHE/times ("KERNEL FILE
+# SECONDS" lines, FILE as all/F or KERNEL/F), kept up to date by each run.
+declare -A file_time=() new_time=()
+if [[ -f $VM_CACHE/times ]]; then
+	while read -r k f t; do
+		if [[ ${t:-} =~ ^[0-9]+\.[0-9]$ ]]; then file_time["$k $f"]=$t; fi
+	done <"$VM_CACHE/times"
+fi
+
+# The weight of test file $3 (a path) of kernel $1, from folder $2, in tenths
+# of a second: its last run time, or else 5 s for each of its tests.
 weight() {
-	local c
-	c=$(grep -c '^@test' "$1" || true)
-	echo $((c > 0 ? c : 1))
+	local c t=${file_time["$1 $2/${3##*/}"]:-}
+	if [[ -n $t ]]; then
+		t=$((10#${t/./}))
+		echo $((t > 0 ? t : 1))
+		return
+	fi
+	c=$(grep -c '^@test' "$3" || true)
+	echo $((c > 0 ? c * 50 : 50))
 }
 
-guests=()               # guest ids, in the order their TAP is printed
+save_times() {
+	local key
+	for key in "${!new_time[@]}"; do
+		file_time[$key]=${new_time[$key]}
+	done
+	((${#new_time[@]})) || return 0
+	for key in "${!file_time[@]}"; do
+		echo "$key ${file_time[$key]}"
+	done | sort >"$VM_CACHE/times.$$"
+	mv "$VM_CACHE/times.$$" "$VM_CACHE/times"
+}
+
+guests=()               # guest ids
+declare -A gw=()        # a guest's expected run time, in tenths of a second
+declare -A after=()     # the guest a guest waits for (schedule_guests)
+declare -a start_order=() read_order=()
+boot_weight=80          # about 8 s of boot and power-off
 declare -A shard_files  # "KERNEL.SHARD" -> the shard's files, as all/F or KERNEL/F
 plan_guests() {
 	local k f d total=0 i s best shards
@@ -116,7 +147,7 @@ plan_guests() {
 		for d in all "$k"; do
 			while read -r f; do
 				[[ -n $f ]] || continue
-				kw[$k]=$((kw[$k] + $(weight "$f"))) kn[$k]=$((kn[$k] + 1))
+				kw[$k]=$((kw[$k] + $(weight "$k" "$d" "$f"))) kn[$k]=$((kn[$k] + 1))
 			done <<<"${tests[$d]:-}"
 		done
 		total=$((total + kw[$k]))
@@ -130,13 +161,13 @@ plan_guests() {
 		fi
 		if ((shards == 1)); then
 			guests+=("$k")
-			gk[$k]=$k glabel[$k]=$k gshard[$k]=""
+			gk[$k]=$k glabel[$k]=$k gshard[$k]="" gw[$k]=$((kw[$k] + boot_weight))
 			continue
 		fi
 		# Heaviest file first onto the lightest shard.
 		mapfile -t files < <(for d in all "$k"; do
 			while read -r f; do
-				[[ -n $f ]] && echo "$(weight "$f") $d/${f##*/}"
+				[[ -n $f ]] && echo "$(weight "$k" "$d" "$f") $d/${f##*/}"
 			done <<<"${tests[$d]:-}"
 		done | sort -k1,1nr -k2)
 		load=()
@@ -155,9 +186,36 @@ plan_guests() {
 		for ((i = 0; i < shards; i++)); do
 			s="$k-$((i + 1))"
 			guests+=("$s")
-			gk[$s]=$k glabel[$s]="$k $((i + 1))/$shards" gshard[$s]=$i
+			gk[$s]=$k glabel[$s]="$k $((i + 1))/$shards" gshard[$s]=$i gw[$s]=$((load[i] + boot_weight))
 		done
 	done
+}
+
+# When to start and read each guest.  Guests start longest first, each in the
+# slot (of $jobs) that frees first; their TAP is read in the order they are
+# expected to end, and a guest starts once the one before it in its slot has
+# been read.  Sets start_order, read_order and after (the guest before, by slot).
+schedule_guests() {
+	local g s best
+	local -a end=() last=()
+	local -A ends=()
+	mapfile -t start_order < <(for g in "${guests[@]}"; do echo "${gw[$g]} $g"; done |
+		sort -k1,1nr | cut -d' ' -f2)
+	for ((s = 0; s < jobs; s++)); do
+		end[s]=0 last[s]=""
+	done
+	for g in "${start_order[@]}"; do
+		best=0
+		for ((s = 1; s < jobs; s++)); do
+			if ((end[s] < end[best])); then best=$s; fi
+		done
+		after[$g]=${last[best]}
+		end[best]=$((end[best] + gw[$g]))
+		ends[$g]=${end[best]}
+		last[best]=$g
+	done
+	mapfile -t read_order < <(for g in "${start_order[@]}"; do echo "${ends[$g]} $g"; done |
+		sort -s -k1,1n | cut -d' ' -f2)
 }
 
 # The tier cannot run: one failed test that says why, then the summary.
@@ -353,8 +411,9 @@ read_tap() {
 			;;
 		"RTLA-VM-FILE-END "*)
 			rc=${line##*rc=}
-			if [[ $line =~ \ secs=([0-9.]+) ]]; then
+			if [[ $line =~ \ secs=([0-9]+\.[0-9]) ]]; then
 				echo "# [$label] $file: ${BASH_REMATCH[1]} s"
+				new_time["$k $file"]=${BASH_REMATCH[1]}
 			fi
 			if ((plan < 0 && got == 0)); then
 				n=$((n + 1)) failed=$((failed + 1))
@@ -456,14 +515,19 @@ if ((have_cmd)); then
 	exit "$cmd_status"
 fi
 
-# Up to $jobs guests run at once, and their TAP is read in the order of the
-# plan: while one is read, the next ones already run.
-for ((i = 0; i < ${#guests[@]}; i++)); do
-	for ((j = i; j < i + jobs && j < ${#guests[@]}; j++)); do
-		[[ -n ${started[${guests[j]}]:-} ]] || start_guest "${guests[j]}"
+# Up to $jobs guests run at once; while one is read, the others run.
+schedule_guests
+declare -A was_read=()
+for g in "${read_order[@]}"; do
+	for h in "${start_order[@]}"; do
+		if [[ -z ${started[$h]:-} ]] && [[ -z ${after[$h]} || -n ${was_read[${after[$h]}]:-} ]]; then
+			start_guest "$h"
+		fi
 	done
-	run_tests "${guests[i]}"
+	run_tests "$g"
+	was_read[$g]=1
 done
+save_times || vm_log "could not save the test times in $VM_CACHE/times"
 echo "1..$n"
 summary="vm: $passed passed, $failed failed"
 ((skipped)) && summary+=", $skipped skipped"
