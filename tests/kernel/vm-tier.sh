@@ -153,6 +153,10 @@ plan_guests() {
 		total=$((total + kw[$k]))
 	done
 	for k in "${kernels[@]}"; do
+		if ((kn[$k] == 0)); then
+			echo "# [$k] no test files for this kernel"
+			continue
+		fi
 		shards=1
 		if ((jobs > 1 && total > 0)); then
 			shards=$(((2 * jobs * kw[$k] + total) / (2 * total)))
