@@ -5,8 +5,6 @@
  * glibc has no sched_setattr() wrapper, and SCHED_DEADLINE can only be set
  * through it, so the structure is declared here as the kernel defines it.
  */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "procscan.h"
 #include "tasks.h"
 #include "sysroot.h"
 
@@ -78,37 +77,25 @@ const char *task_prio_describe(const struct sched_prio *prio, char *buf, size_t 
 	return buf;
 }
 
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
 int tasks_for_each_comm(const char *prefix, int (*fn)(pid_t tid, void *ctx), void *ctx)
 {
 	size_t plen = strlen(prefix);
-	DIR *proc = sysroot_opendir("/proc");
-	struct dirent *d;
-	int count = 0, ret = 0;
+	struct procscan ps;
+	int count = 0, ret;
 
-	if (!proc)
-		return -errno;
-	while (!ret && (d = readdir(proc))) {
-		char path[300], comm[64];
+	ret = procscan_pids(&ps);
+	if (ret)
+		return ret;
+	for (size_t i = 0; !ret && i < ps.nr; i++) {
+		char path[64], comm[64];
 
-		if (!all_digits(d->d_name))
-			continue;
 		/* kernel threads are single-threaded: the process comm is the task's */
-		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		snprintf(path, sizeof(path), "/proc/%d/comm", ps.pids[i]);
 		if (sysroot_read(path, comm, sizeof(comm)) < 0 || strncmp(comm, prefix, plen))
 			continue;
-		ret = fn(atoi(d->d_name), ctx);
+		ret = fn(ps.pids[i], ctx);
 		count++;
 	}
-	closedir(proc);
+	procscan_free(&ps);
 	return ret ? ret : count;
 }
