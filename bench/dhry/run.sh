@@ -12,18 +12,28 @@
 #  scaling   all CPUs in parallel: total Dhrystones/s over the mean of the
 #            same CPUs run one at a time. Goal: >= 0.95 x the CPU count.
 #
+# The fidelity pairs run at SCHED_FIFO priority 1 when root (DHRY_BENCH_RT=0
+# turns that off): a busy machine then cannot preempt either side mid-run, so
+# the pairs compare code rather than neighbours. The scaling runs, which hold
+# every CPU, keep the normal policy.
+#
 # Environment: RTLA (required), CC (gcc), DHRY_BENCH_CPU (0),
-# DHRY_BENCH_ROUNDS (11 fidelity pairs, 5 scaling rounds), DHRY_BENCH_SECONDS
-# (1, per fidelity run),
+# DHRY_BENCH_PAIRS (41), DHRY_BENCH_SECONDS (0.25, per fidelity run: short
+# pairs follow a VM host's changing load closely), DHRY_BENCH_SCALING_ROUNDS (7),
 # DHRY_REF_DIR (a folder already holding dhry.h dhry_1.c dhry_2.c).
 set -eu
 
 : "${RTLA:?set RTLA to the rtla binary}"
 CC=${CC:-gcc}
 cpu=${DHRY_BENCH_CPU:-0}
-rounds=${DHRY_BENCH_ROUNDS:-11}
-seconds=${DHRY_BENCH_SECONDS:-1}
+rounds=${DHRY_BENCH_PAIRS:-41}
+seconds=${DHRY_BENCH_SECONDS:-0.25}
+scale_rounds=${DHRY_BENCH_SCALING_ROUNDS:-7}
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/rtla/dhry-ref
+rt=()
+if [ "${DHRY_BENCH_RT:-1}" != 0 ] && [ "$(id -u)" -eq 0 ] && command -v chrt >/dev/null; then
+	rt=(chrt -f 1)
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -170,15 +180,15 @@ fidelity() {
 	# Time: pairs run back to back, so that both sides of a pair meet the same
 	# machine; the median of the pair ratios and the best of each side (the
 	# run least disturbed) both estimate the difference.
-	echo "time: $rounds pairs of $n iterations (~$seconds s each), alternating, CPU time"
+	echo "time: $rounds pairs of $n iterations (~$seconds s each), alternating, CPU time${rt:+, ${rt[*]}}"
 	printf '%-6s %14s %14s %8s\n' pair rtla-dhry/s ref-dhry/s ratio
 	: >"$work/ours" && : >"$work/theirs" && : >"$work/ratios"
 	for i in $(seq "$rounds"); do
 		# who goes first alternates too: no side always follows the other
-		[ $((i % 2)) -eq 1 ] || r=$(taskset -c "$cpu" "$work/ref_dhry" "$n")
-		"$RTLA" dhry -c "$cpu" -i "$n" --json "$work/o.json" >/dev/null 2>&1
+		[ $((i % 2)) -eq 1 ] || r=$("${rt[@]}" taskset -c "$cpu" "$work/ref_dhry" "$n")
+		"${rt[@]}" "$RTLA" dhry -c "$cpu" -i "$n" --json "$work/o.json" >/dev/null 2>&1
 		o=$(py 'import json,sys; print(round(json.load(open(sys.argv[1]))["cpus"][0]["dhrystones_per_second"]))' "$work/o.json")
-		[ $((i % 2)) -eq 0 ] || r=$(taskset -c "$cpu" "$work/ref_dhry" "$n")
+		[ $((i % 2)) -eq 0 ] || r=$("${rt[@]}" taskset -c "$cpu" "$work/ref_dhry" "$n")
 		echo "$o" >>"$work/ours"
 		echo "$r" >>"$work/theirs"
 		calc "$o / $r" >>"$work/ratios"
@@ -216,7 +226,7 @@ instructions() {
 # --- scaling -----------------------------------------------------------------
 
 scaling() {
-	local ncpus i par seq ratio goal scale_rounds=$(( (rounds + 1) / 2 ))
+	local ncpus i par seq ratio goal
 	ncpus=$("$RTLA" dhry -i 1 -o CPU -n -r 2>/dev/null | wc -l)
 	echo "-- scaling: $ncpus CPUs in parallel against the same CPUs one at a time"
 	printf '%-6s %16s %16s %8s\n' round parallel-total sequential-mean ratio
