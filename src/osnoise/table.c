@@ -128,18 +128,13 @@ static void json_options(struct json *j, const struct noise_params *p)
 	json_object_end(j);
 }
 
-int noise_json_write(const struct noise_run *run, const char *path, double elapsed_s)
+int noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 {
 	const struct noise_params *p = run->params;
-	FILE *f = json_open_file(path);
 	struct utsname uts;
 	struct json j;
 	int ret;
 
-	if (!f) {
-		err_msg("cannot write %s: %s", path, strerror(errno));
-		return -errno;
-	}
 	uname(&uts);
 	json_init(&j, f);
 	json_object_begin(&j, NULL);
@@ -197,6 +192,6 @@ int noise_json_write(const struct noise_run *run, const char *path, double elaps
 	json_object_end(&j);
 	ret = json_close_file(f);
 	if (ret)
-		err_msg("cannot write %s: %s", path, strerror(-ret));
+		err_msg("cannot write %s: %s", p->json_path, strerror(-ret));
 	return ret;
 }

@@ -14,7 +14,7 @@
 void noise_table_print(FILE *f, const struct noise_run *run, time_t now);
 /* "% CPU Aval" in hundred-thousandths of a percent, without overflow. */
 unsigned long long noise_cpu_avail(const struct noise_cpu *c);
-/* The record a CI gate keeps: options, per-CPU results, verdict. */
-int noise_json_write(const struct noise_run *run, const char *path, double elapsed_s);
+/* The record a CI gate keeps: options, per-CPU results, verdict; closes f. */
+int noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s);
 
 #endif

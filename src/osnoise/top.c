@@ -18,6 +18,7 @@
 
 #include "actions.h"
 #include "commands.h"
+#include "json.h"
 #include "msg.h"
 #include "osnoise.h"
 #include "table.h"
@@ -183,15 +184,21 @@ int noise_run_top(struct noise_params *p)
 {
 	struct noise_run run = { .params = p, .stop_cpu = -1, .stop_value_us = -1 };
 	struct tui *tui = NULL;
+	FILE *json = NULL;
 	struct timespec t0;
 	int ret, status = EXIT_ERROR;
 
 	run.backend = choose_backend(p);
 	if (check_backend_options(p, run.backend))
 		return EXIT_ERROR;
+	/* a record that cannot be written must not cost a whole run to find out */
+	if (p->json_path && !(json = json_open_file(p->json_path))) {
+		err_msg("cannot write %s: %s", p->json_path, strerror(errno));
+		return EXIT_ERROR;
+	}
 	run.cpu = calloc(p->nr_cpus, sizeof(*run.cpu));
 	if (!run.cpu)
-		return EXIT_ERROR;
+		goto out_json;
 
 	install_signals(&run);
 	ret = run.backend->setup(&run);
@@ -214,13 +221,17 @@ int noise_run_top(struct noise_params *p)
 	if (run.stop_hit)
 		printf("osnoise hit stop tracing\n");
 	status = run.stop_hit ? EXIT_STOPPED : EXIT_PASSED;
-	if (p->json_path && noise_json_write(&run, p->json_path, seconds_since(&t0)))
+	if (json && noise_json_write(&run, json, seconds_since(&t0)))
 		status = EXIT_ERROR;
+	json = NULL;
 
 out_teardown:
 	/* from here on a signal is ignored: restoring the kernel state comes first */
 	signal_run = NULL;
 	run.backend->teardown(&run);
 	free(run.cpu);
+out_json:
+	if (json && json != stdout)
+		fclose(json);
 	return status;
 }

@@ -112,3 +112,9 @@ teardown() {
 	[ "$status" -eq 1 ]
 	[[ $output == *"hwnoise needs the live system"* ]]
 }
+
+@test "--json to a file that cannot be written fails before measuring" {
+	run "$RTLA" hwnoise -c 0 -d 30s -q --json "$tmp/no/such/dir/run.json"
+	[ "$status" -eq 1 ]
+	[[ $output == *"cannot write $tmp/no/such/dir/run.json: No such file or directory"* ]]
+}
