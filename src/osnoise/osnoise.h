@@ -170,4 +170,7 @@ void noise_params_free(struct noise_params *p);
 /* top.c: the whole run; returns the exit status */
 int noise_run_top(struct noise_params *p);
 
+/* osnoise_cmd.c: parse argv for MODE and run; returns the exit status */
+int noise_cmd_run(int argc, char **argv, enum noise_mode mode);
+
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * osnoise_cmd - `rtla osnoise [top]` and `rtla hwnoise`.
+ * osnoise_cmd - `rtla osnoise [top]`, and the run of either noise command.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +20,7 @@ static void osnoise_usage(FILE *f)
 		RTLA_VERSION);
 }
 
-static int run_mode(int argc, char **argv, enum noise_mode mode)
+int noise_cmd_run(int argc, char **argv, enum noise_mode mode)
 {
 	struct noise_params p;
 	int ret;
@@ -42,15 +42,10 @@ int cmd_osnoise(int argc, char **argv)
 			osnoise_usage(stderr);
 			return EXIT_PASSED;
 		}
-		return run_mode(argc, argv, MODE_OSNOISE);
+		return noise_cmd_run(argc, argv, MODE_OSNOISE);
 	}
 	if (!strcmp(argv[1], "top"))
-		return run_mode(argc - 1, argv + 1, MODE_OSNOISE);
+		return noise_cmd_run(argc - 1, argv + 1, MODE_OSNOISE);
 	err_msg("osnoise: unknown mode '%s' (modes: top); see 'rtla osnoise --help'", argv[1]);
 	return EXIT_ERROR;
-}
-
-int cmd_hwnoise(int argc, char **argv)
-{
-	return run_mode(argc, argv, MODE_HWNOISE);
 }
