@@ -25,16 +25,16 @@ const char dhry_compiler[] = "gcc " __VERSION__;
 #endif
 const char dhry_cflags[] = DHRY_BUILD_FLAGS;
 
-/* Global variables of the benchmark, one copy per thread (see dhry.h). */
-DHRY_TLS int dhry_int_glob;
-DHRY_TLS char dhry_ch_1_glob;
+/* Global variables of the benchmark; each CPU's worker process has its own (see dhry.h). */
+int dhry_int_glob;
+char dhry_ch_1_glob;
 
-static DHRY_TLS struct dhry_record *ptr_glob;
-static DHRY_TLS struct dhry_record *next_ptr_glob;
-static DHRY_TLS int bool_glob;
-static DHRY_TLS char ch_2_glob;
-static DHRY_TLS int arr_1_glob[DHRY_ARR_LEN];
-static DHRY_TLS int arr_2_glob[DHRY_ARR_LEN][DHRY_ARR_LEN];
+static struct dhry_record *ptr_glob;
+static struct dhry_record *next_ptr_glob;
+static int bool_glob;
+static char ch_2_glob;
+static int arr_1_glob[DHRY_ARR_LEN];
+static int arr_2_glob[DHRY_ARR_LEN][DHRY_ARR_LEN];
 
 /*
  * The specification leaves Enum_Loc in Proc_2 unset on a path the program
@@ -115,8 +115,8 @@ static void proc_5(void)
 
 /*
  * Weicker's program times the loop with times(), the process's user time;
- * this thread's CPU time is that measure for one thread, so a task that
- * preempts the benchmark does not count against the CPU's score.
+ * CPU time is that measure, so a task that preempts the benchmark does not
+ * count against the CPU's score.
  */
 static uint64_t cpu_time_ns(void)
 {
@@ -140,7 +140,7 @@ int dhry_run(int runs, struct dhry_final *fin, uint64_t *ns)
 	int number_of_runs = runs;
 	uint64_t begin, end;
 
-	/* Initialisations. A thread's earlier run must not leak into this one. */
+	/* Initialisations. An earlier run must not leak into this one. */
 	dhry_int_glob = 0;
 	dhry_ch_1_glob = 0;
 	bool_glob = 0;

@@ -1,21 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * runner - one pinned thread per CPU running Dhrystone.
+ * runner - one pinned worker process per CPU running Dhrystone.
+ *
+ * Processes, not threads: the benchmark's global variables are then plain
+ * globals, private to each worker, and the code that runs is the code the
+ * specification describes (see dhry.h). A worker that crashes -- a CPU
+ * brought up wrong can do that -- takes only itself down and is reported.
  *
  * A group of workers (all CPUs in parallel, or one CPU in sequential mode)
- * meets twice: once every thread is pinned, so that calibration runs under
- * the load of the measurement, and again before the measured runs, so that
- * those start together. The main thread only waits, samples cpufreq and
- * draws the progress line; it wakes a few times a second.
+ * shares one anonymous mapping: the results, the progress, and two meeting
+ * points. The workers meet once every one is pinned, so that calibration runs
+ * under the load of the measurement, and again before the measured runs, so
+ * that those start together. The parent only waits, samples cpufreq, reaps
+ * workers and draws the progress line; it wakes a few times a second.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,36 +35,40 @@
 #define NSEC_PER_SEC		1000000000ull
 #define CALIBRATE_NS		(20 * 1000000ull)	/* long enough to time, short enough to pay */
 #define CALIBRATE_FIRST		1000
-#define TICK_NS			(200 * 1000000ull)	/* main thread: progress and cpufreq */
+#define TICK_NS			(200 * 1000000ull)	/* parent: progress, cpufreq, reaping */
 #define MARGIN			1.02	/* aim a little past the target: one batch is enough */
 
 enum phase { PHASE_WAITING, PHASE_CALIBRATING, PHASE_MEASURING, PHASE_DONE };
 
-/* A meeting point whose size is known only once every thread was created. */
+/* A meeting point whose size is known only once every worker was started. */
 struct gate {
 	int arrived;
-	int expected;		/* -1 until the main thread knows */
+	int expected;		/* -1 until the parent knows */
 };
 
+/* Shared by the parent and the workers of a group. */
 struct group {
-	pthread_mutex_t lock;
+	pthread_mutex_t lock;	/* process-shared, robust */
 	pthread_cond_t cond;	/* gates and "a worker is done" */
 	struct gate ready, go;
 	int done;
 };
 
+/* One per CPU, in the shared mapping: what the worker reports. */
 struct worker {
-	pthread_t thread;
-	bool thread_started;
-	struct group *group;
-	const struct dhry_opts *opts;
-	struct dhry_result *res;
-	int perf_fd;
+	struct dhry_result res;
+	int gates;			/* meeting points passed: a dead worker's count for it */
 	long long own_khz;		/* cpufreq read by the worker after calibrating */
-	double khz_sum;			/* cpufreq samples taken by the main thread */
-	int khz_samples;
 	_Atomic int phase;
 	_Atomic uint64_t start_ns;	/* when the measured runs began */
+	/* the parent's own */
+	pid_t pid;
+	double khz_sum;			/* cpufreq samples taken by the parent */
+	int khz_samples;
+	/* the worker's own */
+	struct group *group;
+	const struct dhry_opts *opts;
+	int perf_fd;
 };
 
 struct perf_count {
@@ -89,18 +102,34 @@ static bool gate_open(const struct gate *g)
 	return g->expected >= 0 && g->arrived >= g->expected;
 }
 
-static void gate_wait(struct group *gr, struct gate *g)
+/* A worker that died holding the lock leaves it to the next one: take it over. */
+static void group_lock(struct group *gr)
 {
-	pthread_mutex_lock(&gr->lock);
-	g->arrived++;
-	if (gate_open(g))
-		pthread_cond_broadcast(&gr->cond);
-	while (!gate_open(g))
-		pthread_cond_wait(&gr->cond, &gr->lock);
+	if (pthread_mutex_lock(&gr->lock) == EOWNERDEAD)
+		pthread_mutex_consistent(&gr->lock);
+}
+
+static void group_unlock(struct group *gr)
+{
 	pthread_mutex_unlock(&gr->lock);
 }
 
-/* Cycles of this thread; the kernel part too when allowed, else user only. */
+static void gate_wait(struct worker *w, struct gate *g)
+{
+	struct group *gr = w->group;
+
+	group_lock(gr);
+	g->arrived++;
+	w->gates++;
+	if (gate_open(g))
+		pthread_cond_broadcast(&gr->cond);
+	while (!gate_open(g))
+		if (pthread_cond_wait(&gr->cond, &gr->lock) == EOWNERDEAD)
+			pthread_mutex_consistent(&gr->lock);
+	group_unlock(gr);
+}
+
+/* Cycles of this process; the kernel part too when allowed, else user only. */
 static int perf_open_cycles(void)
 {
 	struct perf_event_attr a = {
@@ -150,14 +179,14 @@ static int run_batch(struct worker *w, int runs, uint64_t *ns)
 	int ret = dhry_run(runs, &fin, ns);
 
 	if (ret) {
-		w->res->error = ret;
-		snprintf(w->res->why, sizeof(w->res->why), "%s", strerror(-ret));
+		w->res.error = ret;
+		snprintf(w->res.why, sizeof(w->res.why), "%s", strerror(-ret));
 		return -1;
 	}
-	if (w->opts->fault && w->opts->fault_cpu == w->res->cpu)
+	if (w->opts->fault && w->opts->fault_cpu == w->res.cpu && !w->opts->fault_signal)
 		fin.int_glob++;
-	if (dhry_check(&fin, runs, w->res->why, sizeof(w->res->why))) {
-		w->res->failed = true;
+	if (dhry_check(&fin, runs, w->res.why, sizeof(w->res.why))) {
+		w->res.failed = true;
 		return -1;
 	}
 	return 0;
@@ -188,7 +217,7 @@ static int calibrate(struct worker *w, double *rate)
 static void measure(struct worker *w, double rate)
 {
 	const struct dhry_opts *o = w->opts;
-	struct dhry_result *res = w->res;
+	struct dhry_result *res = &w->res;
 	uint64_t target = o->seconds * NSEC_PER_SEC, begin, cpu_begin, ns;
 	struct perf_count c0, c1;
 	bool counted = perf_read(w->perf_fd, &c0);
@@ -217,7 +246,7 @@ static void measure(struct worker *w, double rate)
 	res->wall_ns = now_ns() - begin;
 	res->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu_begin;
 
-	/* the counter follows the thread: divide by the time the thread ran */
+	/* the counter follows the process: divide by the time it ran */
 	if (counted && perf_read(w->perf_fd, &c1) && res->cpu_ns) {
 		double cycles = perf_cycles(&c0, &c1);
 
@@ -228,40 +257,44 @@ static void measure(struct worker *w, double rate)
 	}
 }
 
-static void *worker_main(void *arg)
+/* The life of a worker process; its exit status means nothing, the mapping speaks. */
+static void worker_main(struct worker *w)
 {
-	struct worker *w = arg;
 	struct group *gr = w->group;
 	double rate = 0;
 	int err = 0;
+	cpu_set_t one;
 
-	/* the thread was created on its CPU; make sure the kernel agrees */
-	if (sched_getcpu() != w->res->cpu) {
+	CPU_ZERO(&one);
+	CPU_SET(w->res.cpu, &one);
+	/* pinned before it touches the benchmark's memory: the pages are the CPU's own */
+	if (sched_setaffinity(0, sizeof(one), &one) || sched_getcpu() != w->res.cpu) {
 		err = -EINVAL;
-		w->res->error = err;
-		snprintf(w->res->why, sizeof(w->res->why), "could not run on CPU %d", w->res->cpu);
+		w->res.error = err;
+		snprintf(w->res.why, sizeof(w->res.why), "could not run on CPU %d", w->res.cpu);
 	}
 	w->perf_fd = err ? -1 : perf_open_cycles();
-	gate_wait(gr, &gr->ready);
+	gate_wait(w, &gr->ready);
+	if (w->opts->fault && w->opts->fault_cpu == w->res.cpu && w->opts->fault_signal)
+		raise(w->opts->fault_signal);
 
 	if (!err && !w->opts->iterations) {
 		atomic_store(&w->phase, PHASE_CALIBRATING);
 		err = calibrate(w, &rate);
 		/* the CPU is busy now: a governor has ramped it up */
-		w->own_khz = cpufreq_khz(w->res->cpu);
+		w->own_khz = cpufreq_khz(w->res.cpu);
 	}
-	gate_wait(gr, &gr->go);
+	gate_wait(w, &gr->go);
 	if (!err)
 		measure(w, rate);
 	if (w->perf_fd >= 0)
 		close(w->perf_fd);
 
-	pthread_mutex_lock(&gr->lock);
+	group_lock(gr);
 	atomic_store(&w->phase, PHASE_DONE);
 	gr->done++;
 	pthread_cond_broadcast(&gr->cond);
-	pthread_mutex_unlock(&gr->lock);
-	return NULL;
+	group_unlock(gr);
 }
 
 static void progress(struct worker *ws, int n, int index, int total, const struct dhry_opts *o)
@@ -276,7 +309,7 @@ static void progress(struct worker *ws, int n, int index, int total, const struc
 			start = s;
 	}
 	if (o->sequential)
-		snprintf(what, sizeof(what), "CPU %d (%d of %d)", ws[0].res->cpu, index + 1, total);
+		snprintf(what, sizeof(what), "CPU %d (%d of %d)", ws[0].res.cpu, index + 1, total);
 	else
 		snprintf(what, sizeof(what), "%d CPU%s in parallel", n, n > 1 ? "s" : "");
 	if (!start)
@@ -289,26 +322,57 @@ static void progress(struct worker *ws, int n, int index, int total, const struc
 	fflush(stderr);
 }
 
-/* Wait for a started group, sampling cpufreq and drawing progress meanwhile. */
+/*
+ * A worker that ended without saying it was done died: record why, and
+ * stand in for it at the meeting points it never reached.
+ */
+static void reap(struct group *gr, struct worker *w, bool block)
+{
+	int status;
+
+	if (!w->pid || waitpid(w->pid, &status, block ? 0 : WNOHANG) <= 0)
+		return;
+	w->pid = 0;
+	group_lock(gr);
+	if (atomic_load(&w->phase) != PHASE_DONE) {
+		w->res.error = -ECHILD;
+		if (WIFSIGNALED(status))
+			snprintf(w->res.why, sizeof(w->res.why), "the worker on CPU %d died: %s",
+				 w->res.cpu, strsignal(WTERMSIG(status)));
+		else
+			snprintf(w->res.why, sizeof(w->res.why), "the worker on CPU %d exited early",
+				 w->res.cpu);
+		gr->ready.arrived += w->gates < 1;
+		gr->go.arrived += w->gates < 2;
+		atomic_store(&w->phase, PHASE_DONE);
+		gr->done++;
+		pthread_cond_broadcast(&gr->cond);
+	}
+	group_unlock(gr);
+}
+
+/* Wait for a started group, sampling cpufreq, reaping and drawing progress meanwhile. */
 static void monitor(struct group *gr, struct worker *ws, int n, int index, int total)
 {
 	const struct dhry_opts *o = ws[0].opts;
 
-	pthread_mutex_lock(&gr->lock);
+	group_lock(gr);
 	while (gr->done < n) {
 		uint64_t t = now_ns() + TICK_NS;
 		struct timespec ts = { .tv_sec = t / NSEC_PER_SEC, .tv_nsec = t % NSEC_PER_SEC };
 
-		pthread_cond_timedwait(&gr->cond, &gr->lock, &ts);
+		if (pthread_cond_timedwait(&gr->cond, &gr->lock, &ts) == EOWNERDEAD)
+			pthread_mutex_consistent(&gr->lock);
 		if (gr->done == n)
 			break;
-		pthread_mutex_unlock(&gr->lock);
+		group_unlock(gr);
 		for (int i = 0; i < n; i++) {
 			long long khz;
 
+			reap(gr, &ws[i], false);
 			if (atomic_load(&ws[i].phase) != PHASE_MEASURING)
 				continue;
-			khz = cpufreq_khz(ws[i].res->cpu);
+			khz = cpufreq_khz(ws[i].res.cpu);
 			if (khz > 0) {
 				ws[i].khz_sum += khz;
 				ws[i].khz_samples++;
@@ -316,72 +380,80 @@ static void monitor(struct group *gr, struct worker *ws, int n, int index, int t
 		}
 		if (o->progress)
 			progress(ws, n, index, total, o);
-		pthread_mutex_lock(&gr->lock);
+		group_lock(gr);
 	}
-	pthread_mutex_unlock(&gr->lock);
+	group_unlock(gr);
 	if (o->progress) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
 	}
 }
 
-/* Run one group: every worker of ws[] at once. A thread that cannot start is its CPU's error. */
-static void run_group(struct worker *ws, int n, int index, int total)
+static void group_init(struct group *gr)
 {
-	struct group gr = { .ready.expected = -1, .go.expected = -1 };
+	pthread_mutexattr_t ma;
 	pthread_condattr_t ca;
+
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(&gr->lock, &ma);
+	pthread_mutexattr_destroy(&ma);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&gr->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	gr->ready.expected = gr->go.expected = -1;
+}
+
+/* Run one group: every worker of ws[] at once. A worker that cannot start is its CPU's error. */
+static void run_group(struct group *gr, struct worker *ws, int n, int index, int total)
+{
 	int started = 0;
 
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&gr.cond, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_mutex_init(&gr.lock, NULL);
-
+	group_init(gr);
+	/* a child must not flush what the parent has buffered */
+	fflush(stdout);
+	fflush(stderr);
 	for (int i = 0; i < n; i++) {
 		struct worker *w = &ws[i];
-		pthread_attr_t attr;
-		cpu_set_t one;
-		int ret;
+		pid_t pid;
 
-		CPU_ZERO(&one);
-		CPU_SET(w->res->cpu, &one);
-		w->group = &gr;
-		pthread_attr_init(&attr);
-		/* born on its CPU: no migration, first touch of its memory is local */
-		ret = pthread_attr_setaffinity_np(&attr, sizeof(one), &one);
-		if (!ret)
-			ret = pthread_create(&w->thread, &attr, worker_main, w);
-		pthread_attr_destroy(&attr);
-		if (ret) {
-			w->res->error = -ret;
-			snprintf(w->res->why, sizeof(w->res->why), "cannot start a thread on CPU %d: %s",
-				 w->res->cpu, strerror(ret));
+		w->group = gr;
+		pid = fork();
+		if (pid == 0) {
+			worker_main(w);
+			_exit(0);
+		}
+		if (pid < 0) {
+			w->res.error = -errno;
+			snprintf(w->res.why, sizeof(w->res.why), "cannot start a worker for CPU %d: %s",
+				 w->res.cpu, strerror(errno));
 			atomic_store(&w->phase, PHASE_DONE);
 			continue;
 		}
-		w->thread_started = true;
+		w->pid = pid;
 		started++;
 	}
 
-	pthread_mutex_lock(&gr.lock);
-	gr.ready.expected = gr.go.expected = started;
-	gr.done += n - started;
-	pthread_cond_broadcast(&gr.cond);
-	pthread_mutex_unlock(&gr.lock);
+	group_lock(gr);
+	gr->ready.expected = gr->go.expected = started;
+	gr->done += n - started;
+	pthread_cond_broadcast(&gr->cond);
+	group_unlock(gr);
 
-	monitor(&gr, ws, n, index, total);
+	monitor(gr, ws, n, index, total);
 	for (int i = 0; i < n; i++)
-		if (ws[i].thread_started)
-			pthread_join(ws[i].thread, NULL);
-	pthread_cond_destroy(&gr.cond);
-	pthread_mutex_destroy(&gr.lock);
+		reap(gr, &ws[i], true);
+	pthread_cond_destroy(&gr->cond);
+	pthread_mutex_destroy(&gr->lock);
 }
 
 /* perf's count is the clock that ran; else cpufreq's average, else its one reading. */
 static void pick_clock(struct worker *w)
 {
-	struct dhry_result *res = w->res;
+	struct dhry_result *res = &w->res;
 
 	if (res->clock == DHRY_CLOCK_PERF || res->error || res->failed)
 		return;
@@ -396,34 +468,41 @@ static void pick_clock(struct worker *w)
 
 int dhry_measure(const struct dhry_opts *o, struct dhry_result *res, int n)
 {
+	struct group *groups;
 	struct worker *ws;
+	size_t size;
 	int count = 0;
 
-	for (int cpu = 0; cpu < CPU_SETSIZE && count < n; cpu++) {
-		if (!CPU_ISSET(cpu, &o->cpus))
-			continue;
-		memset(&res[count], 0, sizeof(res[count]));
-		res[count++].cpu = cpu;
-	}
+	for (int cpu = 0; cpu < CPU_SETSIZE && count < n; cpu++)
+		if (CPU_ISSET(cpu, &o->cpus))
+			count++;
 	if (!count)
 		return -EINVAL;
-	ws = calloc(count, sizeof(*ws));
-	if (!ws)
+	/* a group per CPU in sequential mode: a mutex is not reused across processes */
+	size = count * (sizeof(*groups) + sizeof(*ws));
+	groups = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (groups == MAP_FAILED)
 		return -ENOMEM;
-	for (int i = 0; i < count; i++) {
+	ws = (struct worker *)(groups + count);
+	for (int cpu = 0, i = 0; cpu < CPU_SETSIZE && i < count; cpu++) {
+		if (!CPU_ISSET(cpu, &o->cpus))
+			continue;
+		ws[i].res.cpu = cpu;
 		ws[i].opts = o;
-		ws[i].res = &res[i];
 		ws[i].perf_fd = -1;
+		i++;
 	}
 
 	if (o->sequential) {
 		for (int i = 0; i < count; i++)
-			run_group(&ws[i], 1, i, count);
+			run_group(&groups[i], &ws[i], 1, i, count);
 	} else {
-		run_group(ws, count, 0, count);
+		run_group(&groups[0], ws, count, 0, count);
 	}
-	for (int i = 0; i < count; i++)
+	for (int i = 0; i < count; i++) {
 		pick_clock(&ws[i]);
-	free(ws);
+		res[i] = ws[i].res;
+	}
+	munmap(groups, size);
 	return count;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * runner - Dhrystone on a set of CPUs: one pinned thread per CPU, all at
+ * runner - Dhrystone on a set of CPUs: one pinned worker process per CPU, all at
  * once or one after another, with iterations fixed or calibrated, the clock
  * of each CPU, and the final-value check after every run.
  */
@@ -26,6 +26,7 @@ struct dhry_opts {
 	bool progress;		/* a progress line on stderr */
 	bool fault;		/* tests: corrupt the final values of fault_cpu */
 	int fault_cpu;
+	int fault_signal;	/* tests: instead, the worker of fault_cpu dies of it */
 };
 
 #define DHRY_WHY_MAX 160
@@ -46,7 +47,7 @@ struct dhry_result {
 /*
  * Measure every CPU of o->cpus into res[] (in CPU order; n entries at least
  * CPU_COUNT). Returns the number of results, or -errno (no CPU, no memory).
- * Per-CPU problems (a thread that could not start, a wrong final value) are
+ * Per-CPU problems (a worker that could not start or died, a wrong final value) are
  * reported in the results.
  */
 int dhry_measure(const struct dhry_opts *o, struct dhry_result *res, int n);

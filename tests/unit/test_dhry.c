@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of Dhrystone: a run's final values pass the check, every
- * deliberately corrupted value fails it, threads keep their own state, and
- * the runner measures exactly the runs it was asked for.
+ * deliberately corrupted value fails it, parallel workers keep their own
+ * state, a dead worker is reported, and the runner measures exactly the runs
+ * it was asked for.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,36 +76,55 @@ static const struct corruption corruptions[] = {
 	{ "Str_2_Loc", c_str_2 },
 };
 
-struct thread_run {
-	int runs;
-	int ret;
-	int wrong;
-	char why[DHRY_WHY_MAX];
-};
-
-static void *run_thread(void *arg)
+/* Every online CPU at once: each worker keeps its own count of runs. */
+static void test_parallel(void)
 {
-	struct thread_run *t = arg;
-	struct dhry_final f;
-	uint64_t ns;
+	struct dhry_opts o = { .iterations = 30001, .seconds = 2 };
+	struct dhry_result r[CPU_SETSIZE > 64 ? 64 : CPU_SETSIZE];
+	int n, good = 0;
 
-	t->ret = dhry_run(t->runs, &f, &ns);
-	t->wrong = t->ret ? -1 : dhry_check(&f, t->runs, t->why, sizeof(t->why));
-	return NULL;
+	sched_getaffinity(0, sizeof(o.cpus), &o.cpus);
+	while (CPU_COUNT(&o.cpus) > 64)
+		for (int cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--)
+			if (CPU_ISSET(cpu, &o.cpus)) {
+				CPU_CLR(cpu, &o.cpus);
+				break;
+			}
+	n = dhry_measure(&o, r, 64);
+	is_int(n, CPU_COUNT(&o.cpus), "parallel: a result per CPU");
+	for (int i = 0; i < n; i++)
+		good += !r[i].error && !r[i].failed && r[i].iterations == 30001;
+	is_int(good, n, "parallel: every CPU passed with exactly its runs");
 }
 
-static void test_threads(void)
+/* A worker that dies is its CPU's error; the others neither wait for it nor fail. */
+static void test_dead_worker(void)
 {
-	/* Arr_2_Glob[8][7] counts the runs: shared state would mix the counts */
-	struct thread_run a = { .runs = 3000001 }, b = { .runs = 2000003 };
-	pthread_t ta, tb;
+	struct dhry_opts o = { .iterations = 1000, .seconds = 2, .fault = true,
+			       .fault_signal = SIGKILL };
+	struct dhry_result r[2];
+	int cpu = sched_getcpu(), other = -1, n, dead;
+	cpu_set_t allowed;
 
-	pthread_create(&ta, NULL, run_thread, &a);
-	pthread_create(&tb, NULL, run_thread, &b);
-	pthread_join(ta, NULL);
-	pthread_join(tb, NULL);
-	ok(a.ret == 0 && a.wrong == 0, "thread A: its own final values (%s)", a.why);
-	ok(b.ret == 0 && b.wrong == 0, "thread B: its own final values (%s)", b.why);
+	sched_getaffinity(0, sizeof(allowed), &allowed);
+	for (int c = 0; c < CPU_SETSIZE && other < 0; c++)
+		if (c != cpu && CPU_ISSET(c, &allowed))
+			other = c;
+	CPU_ZERO(&o.cpus);
+	CPU_SET(cpu, &o.cpus);
+	if (other >= 0)
+		CPU_SET(other, &o.cpus);
+	o.fault_cpu = cpu;
+	n = dhry_measure(&o, r, 2);
+	is_int(n, other >= 0 ? 2 : 1, "dead worker: a result per CPU");
+	dead = r[0].cpu == cpu ? 0 : 1;
+	is_int(r[dead].error, -ECHILD, "dead worker: an error");
+	ok(strstr(r[dead].why, "died: Killed") != NULL, "dead worker: says so (%s)", r[dead].why);
+	if (other >= 0)
+		ok(!r[!dead].error && !r[!dead].failed && r[!dead].iterations == 1000,
+		   "dead worker: the other CPU still ran (%s)", r[!dead].why);
+	else
+		ok(true, "dead worker: the other CPU still ran # SKIP one CPU only");
 }
 
 static void test_runner(void)
@@ -200,7 +220,8 @@ int main(void)
 	is_int(dhry_check(&bad, RUNS, why, sizeof(why)), 2, "every wrong value is counted");
 	is_str(why, "Int_Glob: 4, should be 5", "the first wrong value is the one described");
 
-	test_threads();
+	test_parallel();
+	test_dead_worker();
 	test_runner();
 	test_cpufreq();
 	return tap_done();
