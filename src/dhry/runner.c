@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -258,13 +259,17 @@ static void measure(struct worker *w, double rate)
 }
 
 /* The life of a worker process; its exit status means nothing, the mapping speaks. */
-static void worker_main(struct worker *w)
+static void worker_main(struct worker *w, pid_t parent)
 {
 	struct group *gr = w->group;
 	double rate = 0;
 	int err = 0;
 	cpu_set_t one;
 
+	/* a worker must not outlive rtla, even one killed with SIGKILL */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
 	CPU_ZERO(&one);
 	CPU_SET(w->res.cpu, &one);
 	/* pinned before it touches the benchmark's memory: the pages are the CPU's own */
@@ -410,6 +415,7 @@ static void group_init(struct group *gr)
 /* Run one group: every worker of ws[] at once. A worker that cannot start is its CPU's error. */
 static void run_group(struct group *gr, struct worker *ws, int n, int index, int total)
 {
+	pid_t parent = getpid();
 	int started = 0;
 
 	group_init(gr);
@@ -423,7 +429,7 @@ static void run_group(struct group *gr, struct worker *ws, int n, int index, int
 		w->group = gr;
 		pid = fork();
 		if (pid == 0) {
-			worker_main(w);
+			worker_main(w, parent);
 			_exit(0);
 		}
 		if (pid < 0) {
