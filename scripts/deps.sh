@@ -11,7 +11,7 @@ build="gcc make pkg-config libtracefs-dev libtraceevent-dev libproc2-dev
 libncurses-dev libcap-dev libsmartcols-dev python3-docutils"
 check="$build bats tmux libcap2-bin util-linux procps psmisc python3 cpio xz-utils zstd
 qemu-system-x86 qemu-utils"
-bench="$check libcap-ng-utils hyperfine rt-tests"
+bench="$check libcap-ng-utils hyperfine rt-tests valgrind"
 
 case "${1:-build}" in
 build) want=$build ;;
