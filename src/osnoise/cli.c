@@ -172,7 +172,7 @@ static int apply_option(int c, int argc, char **argv, struct noise_params *p,
 	switch (c) {
 	case 'a':
 		*what = "Invalid -a value";
-		if (parse_us(optarg, LLONG_MAX, &p->stop_us, err))
+		if (parse_us(optarg, LLONG_MAX / 1000, &p->stop_us, err))
 			return -EINVAL;
 		p->threshold_us = 1;
 		if (!*trace_file)
@@ -238,10 +238,10 @@ static int apply_option(int c, int argc, char **argv, struct noise_params *p,
 		return 0;
 	case 's':
 		*what = "Invalid -s value";
-		return parse_us(optarg, LLONG_MAX, &p->stop_us, err);
+		return parse_us(optarg, LLONG_MAX / 1000, &p->stop_us, err);
 	case 'S':
 		*what = "Invalid -S value";
-		return parse_us(optarg, LLONG_MAX, &p->stop_total_us, err);
+		return parse_us(optarg, LLONG_MAX / 1000, &p->stop_total_us, err);
 	case 'T':
 		*what = "Invalid -T threshold";
 		return parse_us(optarg, LLONG_MAX / 1000, &p->threshold_us, err);

@@ -32,6 +32,10 @@ static int read_top(const char *path, char *buf, size_t len)
 	if (!s)
 		return -(errno ? errno : ENOENT);
 	n = strcspn(s, "\n");
+	if (n >= len) {
+		free(s);
+		return -E2BIG;	/* a cut value would restore as another one */
+	}
 	snprintf(buf, len, "%.*s", (int)n, s);
 	free(s);
 	return 0;
@@ -67,10 +71,14 @@ static int restore_runtime_period(const char *runtime, const char *period)
 	return osnoise_set_runtime_period(NULL, atoll(runtime), atoll(period));
 }
 
-/* Write back what a state file (ours at the end, or a killed run's) records. */
-static void restore_from_record(FILE *f, bool report)
+/*
+ * Write back what a state file (ours at the end, or a killed run's) records.
+ * Returns how many values could not be restored.
+ */
+static int restore_from_record(FILE *f)
 {
-	char line[512], runtime[64] = "", period[64] = "";
+	char line[OSNOISE_KNOB_MAX + 256], runtime[64] = "", period[64] = "";
+	int failed = 0;
 
 	while (fgets(line, sizeof(line), f)) {
 		char *key = strtok(line, " \n"), *name = strtok(NULL, " \n"), *val = strtok(NULL, "\n");
@@ -83,8 +91,10 @@ static void restore_from_record(FILE *f, bool report)
 			if (inst && tracefs_instance_exists(name)) {
 				tracefs_instance_file_write(inst, "tracing_on", "0");
 				tracefs_instance_file_write(inst, "current_tracer", "nop");
-				if (tracefs_instance_destroy(inst) && report)
+				if (tracefs_instance_destroy(inst)) {
 					err_msg("could not remove instance %s: %s", name, strerror(errno));
+					failed++;
+				}
 			}
 			tracefs_instance_free(inst);
 		} else if (!strcmp(key, "knob") && !strcmp(name, knob_paths[KNOB_RUNTIME])) {
@@ -92,18 +102,25 @@ static void restore_from_record(FILE *f, bool report)
 		} else if (!strcmp(key, "knob") && !strcmp(name, knob_paths[KNOB_PERIOD])) {
 			snprintf(period, sizeof(period), "%s", val ? val : "");
 		} else if (!strcmp(key, "knob")) {
-			if (write_top(name, val ? val : "") && report)
+			if (write_top(name, val ? val : "")) {
 				err_msg("could not restore %s", name);
+				failed++;
+			}
 		} else if (!strcmp(key, "option") && val) {
 			char opt[80];
 
 			snprintf(opt, sizeof(opt), "%s%s", atoi(val) ? "" : "NO_", name);
-			if (write_top("osnoise/options", opt) && report)
+			if (write_top("osnoise/options", opt)) {
 				err_msg("could not restore option %s", name);
+				failed++;
+			}
 		}
 	}
-	if (*runtime && *period && restore_runtime_period(runtime, period) && report)
+	if (*runtime && *period && restore_runtime_period(runtime, period)) {
 		err_msg("could not restore osnoise runtime and period");
+		failed++;
+	}
+	return failed;
 }
 
 static pid_t record_owner(FILE *f)
@@ -118,16 +135,41 @@ static pid_t record_owner(FILE *f)
 	return pid;
 }
 
+void osnoise_refuse_concurrent(pid_t owner)
+{
+	err_msg("another rtla run (pid %d) is using the osnoise tracer; its settings are "
+		"global, so two runs cannot share them", owner);
+}
+
 /* instance names end in _<pid> */
-bool osnoise_instance_is_stale(const char *name)
+pid_t osnoise_instance_owner(const char *name)
 {
 	const char *us = strrchr(name, '_');
-	pid_t pid;
 
 	if (strncmp(name, "rtla_osnoise_", 13) || !us)
-		return false;
-	pid = atoi(us + 1);
+		return 0;
+	return atoi(us + 1);
+}
+
+bool osnoise_instance_is_stale(const char *name)
+{
+	pid_t pid = osnoise_instance_owner(name);
+
 	return pid > 0 && kill(pid, 0) && errno == ESRCH;
+}
+
+/* A second descriptor of the record that shell actions do not inherit. */
+static FILE *record_open(int fd, const char *mode)
+{
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	FILE *f;
+
+	if (dup_fd < 0)
+		return NULL;
+	f = fdopen(dup_fd, mode);
+	if (!f)
+		close(dup_fd);
+	return f;
 }
 
 static void sweep_stale_instances(void)
@@ -164,11 +206,10 @@ int osnoise_state_lock(struct osnoise_state *st)
 		err_msg("cannot open %s: %s", OSNOISE_STATE_FILE, strerror(errno));
 		return -errno;
 	}
-	f = fdopen(dup(st->lock_fd), "r");
+	f = record_open(st->lock_fd, "r");
 	if (flock(st->lock_fd, LOCK_EX | LOCK_NB)) {
 		owner = f ? record_owner(f) : 0;
-		err_msg("another rtla run (pid %d) is using the osnoise tracer; its settings are "
-			"global, so two runs cannot share them", owner);
+		osnoise_refuse_concurrent(owner);
 		if (f)
 			fclose(f);
 		close(st->lock_fd);
@@ -179,7 +220,13 @@ int osnoise_state_lock(struct osnoise_state *st)
 		owner = record_owner(f);
 		if (owner) {
 			info_msg("restoring the osnoise settings left by a killed rtla run (pid %d)", owner);
-			restore_from_record(f, true);
+			if (restore_from_record(f)) {
+				/* keep the record for a later try, and change nothing more now */
+				fclose(f);
+				close(st->lock_fd);
+				st->lock_fd = -1;
+				return -EIO;
+			}
 		}
 		fclose(f);
 	}
@@ -197,7 +244,7 @@ static int write_record(struct osnoise_state *st, const char *const *instances)
 	/* the dup shares the file offset: start the record at the beginning */
 	if (ftruncate(st->lock_fd, 0) || lseek(st->lock_fd, 0, SEEK_SET))
 		return -errno;
-	f = fdopen(dup(st->lock_fd), "w");
+	f = record_open(st->lock_fd, "w");
 	if (!f)
 		return -errno;
 	fprintf(f, "pid %d\n", getpid());
@@ -306,19 +353,21 @@ int osnoise_option_write(struct osnoise_state *st, enum osnoise_option_id id, bo
 
 void osnoise_state_release(struct osnoise_state *st)
 {
+	int failed = 1;
 	FILE *f;
 
 	if (st->lock_fd < 0)
 		return;
 	/* the record holds exactly the originals: replay it, then forget it */
-	f = fdopen(dup(st->lock_fd), "r");
+	f = record_open(st->lock_fd, "r");
 	if (f) {
 		/* the dup shares the offset that writing the record left at its end */
 		rewind(f);
-		restore_from_record(f, true);
+		failed = restore_from_record(f);
 		fclose(f);
 	}
-	if (ftruncate(st->lock_fd, 0))
+	/* a record that could not be replayed stays for the next run to retry */
+	if (!failed && ftruncate(st->lock_fd, 0))
 		err_msg("cannot clear %s: %s", OSNOISE_STATE_FILE, strerror(errno));
 	close(st->lock_fd);
 	st->lock_fd = -1;

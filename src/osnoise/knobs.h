@@ -12,6 +12,7 @@
 #define RTLA_OSNOISE_KNOBS_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #define OSNOISE_STATE_DIR	"/run/rtla"
 #define OSNOISE_STATE_FILE	OSNOISE_STATE_DIR "/osnoise.state"
@@ -37,8 +38,11 @@ enum osnoise_knob_id { OSNOISE_KNOBS KNOB_NR };
 enum osnoise_option_id { OSNOISE_OPTIONS OPT_NR };
 #undef OPTION
 
+/* room for osnoise/cpus as a list of every other CPU of a big machine */
+#define OSNOISE_KNOB_MAX 4096
+
 struct osnoise_knob {
-	char orig[256];
+	char orig[OSNOISE_KNOB_MAX];
 	bool saved;
 	bool written;
 };
@@ -69,6 +73,10 @@ int osnoise_set_runtime_period(struct osnoise_state *st, long long runtime, long
 /* -ENOTSUP when the kernel has no such option */
 int osnoise_option_write(struct osnoise_state *st, enum osnoise_option_id id, bool on);
 
+/* The one-line refusal of a run while another (OWNER) holds the tracer. */
+void osnoise_refuse_concurrent(pid_t owner);
+/* The pid in one of our instance names (rtla_osnoise_*_PID), or 0. */
+pid_t osnoise_instance_owner(const char *name);
 /* Is an instance name one of ours, and is its owner gone? */
 bool osnoise_instance_is_stale(const char *name);
 

@@ -9,6 +9,7 @@
  * setting the backend borrowed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,6 +111,28 @@ static void set_house_keeping(const struct noise_params *p)
 		debug_msg("automatic house keeping failed: %s", strerror(errno));
 }
 
+/*
+ * --json - puts the record alone on stdout, for a pipe into a JSON reader:
+ * the tables and messages the run prints go to stderr instead.
+ */
+static FILE *open_json(const char *path)
+{
+	FILE *f;
+	int fd;
+
+	if (strcmp(path, "-"))
+		return json_open_file(path);
+	fflush(stdout);
+	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	dup2(STDERR_FILENO, STDOUT_FILENO);
+	return f;
+}
+
 static double seconds_since(const struct timespec *t0)
 {
 	struct timespec now;
@@ -192,7 +215,7 @@ int noise_run_top(struct noise_params *p)
 	if (check_backend_options(p, run.backend))
 		return EXIT_ERROR;
 	/* a record that cannot be written must not cost a whole run to find out */
-	if (p->json_path && !(json = json_open_file(p->json_path))) {
+	if (p->json_path && !(json = open_json(p->json_path))) {
 		err_msg("cannot write %s: %s", p->json_path, strerror(errno));
 		return EXIT_ERROR;
 	}
@@ -231,7 +254,7 @@ out_teardown:
 	run.backend->teardown(&run);
 	free(run.cpu);
 out_json:
-	if (json && json != stdout)
+	if (json)
 		fclose(json);
 	return status;
 }

@@ -88,7 +88,9 @@ static int check_tracer_free(void)
 			continue;
 		if (osnoise_instance_is_stale(names[i]))
 			continue;	/* ours, from a killed run: reclaimed below */
-		if (timerlat)
+		if (osnoise_instance_owner(names[i]))
+			osnoise_refuse_concurrent(osnoise_instance_owner(names[i]));
+		else if (timerlat)
 			err_msg("timerlat is running in instance %s; osnoise and timerlat cannot run "
 				"at the same time", names[i]);
 		else
@@ -322,23 +324,26 @@ static int tracer_setup(struct noise_run *run)
 
 	if (!t)
 		return -ENOMEM;
-	run->priv = t;
 	t->main_on_fd = t->rec_on_fd = -1;
 	t->state.lock_fd = -1;
 	t->over_single_cpu = t->over_total_cpu = -1;
+	run->priv = t;	/* only now: a signal handler may look at it */
 	snprintf(t->main_name, sizeof(t->main_name), "rtla_osnoise_top_%d", getpid());
 	snprintf(t->rec_name, sizeof(t->rec_name), "rtla_osnoise_trace_%d", getpid());
 	names[0] = t->main_name;
 	names[1] = t->rec_name;
 	names[2] = NULL;
 
-	if ((ret = check_kernel(run)))
+	/*
+	 * Nothing is written before the tracer is known to be free: replaying a
+	 * killed run's record under someone else's live tracer would change it.
+	 */
+	if ((ret = check_kernel(run)) || (ret = check_tracer_free()))
 		return ret;
-	/* the lock first: a concurrent run of ours gets the clearer message */
 	if ((ret = osnoise_state_lock(&t->state)))
 		return ret;
 	t->state_held = true;
-	if ((ret = check_tracer_free()) || (ret = osnoise_state_save(&t->state, names)))
+	if ((ret = osnoise_state_save(&t->state, names)))
 		return ret;
 	if ((ret = apply_config(run, t)))
 		return ret;
@@ -349,9 +354,16 @@ static int tracer_setup(struct noise_run *run)
 	if ((ret = load_events(run, t)))
 		return ret;
 	tracefs_follow_missed_events(t->main, count_missed, run);
-	if (p->stop_us && t->ev_sample &&
-	    enable_event(t->main, "osnoise", "sample_threshold"))
-		debug_msg("osnoise:sample_threshold not enabled: the -s verdict has no value");
+	if (p->stop_us && t->ev_sample) {
+		/* only the samples that can stop the run: the rest would crowd the buffer */
+		char filter[64];
+
+		snprintf(filter, sizeof(filter), "duration > %lld", p->stop_us * 1000);
+		if (tracefs_event_file_write(t->main, "osnoise", "sample_threshold", "filter",
+					     filter) < 0 ||
+		    enable_event(t->main, "osnoise", "sample_threshold"))
+			debug_msg("osnoise:sample_threshold not enabled: the -s verdict has no value");
+	}
 	t->main_on_fd = open_tracing_on(t->main);
 	if (t->main_on_fd < 0)
 		return -errno;
@@ -455,6 +467,9 @@ static bool tracer_stopped(struct noise_run *run)
 	if (t->halted)
 		return false;
 	if (tracefs_trace_is_on(t->main) == 1 && (!t->rec || tracefs_trace_is_on(t->rec) == 1))
+		return false;
+	/* a signal between the first check and the read turned tracing off itself */
+	if (t->halted)
 		return false;
 	/* drain what the kernel wrote before it stopped: the verdict is in there */
 	tracer_collect(run);

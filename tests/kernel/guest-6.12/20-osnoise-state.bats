@@ -105,6 +105,30 @@ run_and_signal() {
 	assert_state_unchanged "$before"
 }
 
+@test "a killed run's record is not replayed while another tracer runs; it is later" {
+	"$RTLA" hwnoise -c 1 -d 60s -q >/dev/null 2>&1 &
+	pid=$!
+	sleep 3
+	kill -KILL "$pid"
+	wait "$pid" || true
+	# someone removes the stale instance by hand and starts timerlat
+	echo nop >"$T/instances/rtla_osnoise_top_$pid/current_tracer"
+	rmdir "$T/instances/rtla_osnoise_top_$pid"
+	echo timerlat >$T/current_tracer
+	busy=$(snapshot)
+	run "$RTLA" osnoise top -c 1 -d 1s -q
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ $output == *timerlat* ]]
+	assert_state_unchanged "$busy"
+	echo nop >$T/current_tracer
+	run "$RTLA" hwnoise -c 1 -d 1s -q
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"left by a killed rtla run (pid $pid)"* ]]
+	assert_state_unchanged "$before"
+}
+
 @test "a second concurrent run is refused and does not disturb the first" {
 	"$RTLA" hwnoise -c 1 -d 6s -q >first.txt 2>&1 &
 	pid=$!
