@@ -153,6 +153,18 @@ static int apply_config(struct noise_run *run, struct tracer_priv *t)
 		err_msg("Failed to set OSNOISE_IRQ_DISABLE option");
 		return ret;
 	}
+	/*
+	 * Upstream leaves these as it finds them; a PANIC_ON_STOP left on by
+	 * someone else would turn a -s stop into a kernel panic.
+	 */
+	if ((ret = osnoise_option_write(st, OPT_PREEMPT_DISABLE, false)) && ret != -ENOTSUP) {
+		err_msg("Failed to clear OSNOISE_PREEMPT_DISABLE option");
+		return ret;
+	}
+	if ((ret = osnoise_option_write(st, OPT_PANIC_ON_STOP, false)) && ret != -ENOTSUP) {
+		err_msg("Failed to clear PANIC_ON_STOP option");
+		return ret;
+	}
 	return 0;
 }
 

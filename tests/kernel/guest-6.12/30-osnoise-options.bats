@@ -35,14 +35,21 @@ probe() {
 	grep -vq 'NO_OSNOISE_IRQ_DISABLE' state.txt
 }
 
-@test "osnoise top defaults: 1 s of 1 s, IRQs enabled" {
+@test "osnoise top defaults: 1 s of 1 s, IRQs enabled, preemption and panic-on-stop cleared" {
 	echo OSNOISE_IRQ_DISABLE >$T/osnoise/options
+	echo OSNOISE_PREEMPT_DISABLE >$T/osnoise/options
+	echo PANIC_ON_STOP >$T/osnoise/options
 	run "$RTLA" osnoise top -c 0 -d 1s -q --on-end "$(probe osnoise/runtime_us osnoise/period_us osnoise/options)"
 	cat state.txt
 	[ "$status" -eq 0 ]
 	grep -qx 'osnoise/runtime_us=1000000' state.txt
 	grep -qx 'osnoise/period_us=1000000' state.txt
 	grep -q 'NO_OSNOISE_IRQ_DISABLE' state.txt
+	grep -q 'NO_OSNOISE_PREEMPT_DISABLE' state.txt
+	grep -q 'NO_PANIC_ON_STOP' state.txt
+	# and put back as they were found
+	grep -q ' OSNOISE_PREEMPT_DISABLE' $T/osnoise/options
+	grep -q ' PANIC_ON_STOP' $T/osnoise/options
 }
 
 @test "-p -r -T -c -s -S are written to the kernel" {

@@ -24,6 +24,7 @@ unusual_settings() {
 	echo 0 >"$T/osnoise/cpus"
 	if [ -e "$T/osnoise/options" ]; then
 		echo NO_OSNOISE_WORKLOAD >"$T/osnoise/options"
+		echo OSNOISE_PREEMPT_DISABLE >"$T/osnoise/options"
 	fi
 }
 
@@ -37,6 +38,8 @@ default_settings() {
 	if [ -e "$T/osnoise/options" ]; then
 		echo OSNOISE_WORKLOAD >"$T/osnoise/options"
 		echo NO_OSNOISE_IRQ_DISABLE >"$T/osnoise/options"
+		echo NO_OSNOISE_PREEMPT_DISABLE >"$T/osnoise/options"
+		echo NO_PANIC_ON_STOP >"$T/osnoise/options"
 	fi
 	echo nop >"$T/current_tracer"
 	rm -f /run/rtla/osnoise.state
