@@ -71,6 +71,23 @@ static int restore_runtime_period(const char *runtime, const char *period)
 	return osnoise_set_runtime_period(NULL, atoll(runtime), atoll(period));
 }
 
+/* Stop the tracer of an instance found by name and remove it. 0 or -1 (errno). */
+static int remove_instance(const char *name)
+{
+	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
+	int ret, err;
+
+	if (!inst)
+		return -1;
+	tracefs_instance_file_write(inst, "tracing_on", "0");
+	tracefs_instance_file_write(inst, "current_tracer", "nop");
+	ret = tracefs_instance_destroy(inst);
+	err = errno;
+	tracefs_instance_free(inst);
+	errno = err;	/* for the caller's message */
+	return ret;
+}
+
 /*
  * Write back what a state file (ours at the end, or a killed run's) records.
  * Returns how many values could not be restored.
@@ -86,17 +103,10 @@ static int restore_from_record(FILE *f)
 		if (!key || !name)
 			continue;
 		if (!strcmp(key, "instance")) {
-			struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
-
-			if (inst && tracefs_instance_exists(name)) {
-				tracefs_instance_file_write(inst, "tracing_on", "0");
-				tracefs_instance_file_write(inst, "current_tracer", "nop");
-				if (tracefs_instance_destroy(inst)) {
-					err_msg("could not remove instance %s: %s", name, strerror(errno));
-					failed++;
-				}
+			if (tracefs_instance_exists(name) && remove_instance(name)) {
+				err_msg("could not remove instance %s: %s", name, strerror(errno));
+				failed++;
 			}
-			tracefs_instance_free(inst);
 		} else if (!strcmp(key, "knob") && !strcmp(name, knob_paths[KNOB_RUNTIME])) {
 			snprintf(runtime, sizeof(runtime), "%s", val ? val : "");
 		} else if (!strcmp(key, "knob") && !strcmp(name, knob_paths[KNOB_PERIOD])) {
@@ -177,17 +187,8 @@ static void sweep_stale_instances(void)
 	char **names = tracefs_instances("rtla_osnoise_.*");
 
 	for (int i = 0; names && names[i]; i++) {
-		struct tracefs_instance *inst;
-
-		if (!osnoise_instance_is_stale(names[i]))
-			continue;
-		inst = tracefs_instance_alloc(NULL, names[i]);
-		if (!inst)
-			continue;
-		tracefs_instance_file_write(inst, "current_tracer", "nop");
-		if (!tracefs_instance_destroy(inst))
+		if (osnoise_instance_is_stale(names[i]) && !remove_instance(names[i]))
 			info_msg("removed instance %s left by a killed rtla run", names[i]);
-		tracefs_instance_free(inst);
 	}
 	tracefs_list_free(names);
 }

@@ -90,12 +90,17 @@ run_and_signal() {
 	assert_state_unchanged "$before"
 }
 
-@test "SIGKILL leaves state that the next run reclaims, with a message" {
+# kill_a_run: a hwnoise run killed by SIGKILL once it is measuring; its pid in $pid
+kill_a_run() {
 	"$RTLA" hwnoise -c 1 -d 60s -q >/dev/null 2>&1 &
 	pid=$!
 	sleep 3
 	kill -KILL "$pid"
 	wait "$pid" || true
+}
+
+@test "SIGKILL leaves state that the next run reclaims, with a message" {
+	kill_a_run
 	[ "$(cat $T/osnoise/runtime_us)" = 750000 ]
 	ls $T/instances | grep -q "rtla_osnoise_top_$pid"
 	run "$RTLA" hwnoise -c 1 -d 1s -q
@@ -106,11 +111,7 @@ run_and_signal() {
 }
 
 @test "a killed run's record is not replayed while another tracer runs; it is later" {
-	"$RTLA" hwnoise -c 1 -d 60s -q >/dev/null 2>&1 &
-	pid=$!
-	sleep 3
-	kill -KILL "$pid"
-	wait "$pid" || true
+	kill_a_run
 	# someone removes the stale instance by hand and starts timerlat
 	echo nop >"$T/instances/rtla_osnoise_top_$pid/current_tracer"
 	rmdir "$T/instances/rtla_osnoise_top_$pid"
