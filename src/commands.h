@@ -16,16 +16,22 @@ enum rtla_exit {
 
 #define CMD_LIVE_ONLY	(1 << 0)	/* acts on the running kernel: refuses --sysroot */
 
+struct cli_spec;
+
 struct rtla_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	const struct cli_spec *spec;	/* its options: parsing, help, completion */
 	unsigned flags;
 };
 
 /* The table itself, NULL-name terminated (main.c). */
 extern const struct rtla_command rtla_commands[];
 const struct rtla_command *rtla_command_find(const char *name);
+
+/* Each command's option description (cli.h), for completion. */
+extern const struct cli_spec help_cli, capdump_cli, dhry_cli, osnoise_cli, hwnoise_cli;
 
 int cmd_help(int argc, char **argv);
 int cmd_capdump(int argc, char **argv);

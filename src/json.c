@@ -6,8 +6,48 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 
 #include "json.h"
+
+static char record_command[64] = "rtla";
+static time_t record_started;
+
+void json_set_command(const char *command)
+{
+	snprintf(record_command, sizeof(record_command), "%s", command);
+	if (!record_started)
+		record_started = time(NULL);
+}
+
+void json_record_begin(struct json *j, int schema_version)
+{
+	char schema[80], started[32];
+	struct utsname uts;
+	time_t t = record_started ? record_started : time(NULL);
+	struct tm tm;
+
+	snprintf(schema, sizeof(schema), "rtla-%s", record_command);
+	for (char *sp = schema; (sp = strchr(sp, ' ')); )
+		*sp = '-';
+	gmtime_r(&t, &tm);
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (uname(&uts))
+		memset(&uts, 0, sizeof(uts));
+
+	json_object_begin(j, NULL);
+	json_object_begin(j, "schema");
+	json_str(j, "name", schema);
+	json_i64(j, "version", schema_version);
+	json_object_end(j);
+	json_str(j, "tool", "rtla");
+	json_str(j, "version", RTLA_VERSION);
+	json_str(j, "command", record_command);
+	json_str(j, "host", uts.nodename);
+	json_str(j, "kernel", uts.release);
+	json_str(j, "started", started);
+}
 
 void json_init(struct json *j, FILE *f)
 {
@@ -144,6 +184,12 @@ void json_null(struct json *j, const char *key)
 {
 	json_key(j, key);
 	fputs("null", j->f);
+}
+
+void json_raw(struct json *j, const char *key, const char *text)
+{
+	json_key(j, key);
+	fputs(text, j->f);
 }
 
 FILE *json_open_file(const char *path)

@@ -31,6 +31,22 @@ void json_i64(struct json *j, const char *key, int64_t val);
 void json_double(struct json *j, const char *key, double val, int decimals);
 void json_bool(struct json *j, const char *key, bool val);
 void json_null(struct json *j, const char *key);
+/* A value already in JSON syntax (a number as text), written as is. */
+void json_raw(struct json *j, const char *key, const char *text);
+
+/*
+ * The envelope every record starts with (rtla(1), JSON RECORDS). main()
+ * names the command when it starts it, which is also the "started" time;
+ * a command with verbs may name itself more precisely ("osnoise top").
+ */
+void json_set_command(const char *command);
+/*
+ * Begin a record: "{" and schema {name: "rtla-COMMAND", version}, tool,
+ * version, command, host, kernel, started. SCHEMA_VERSION changes whenever
+ * a field of the command's record changes meaning. The command goes on with
+ * duration_s and verdict where it has them, then its own fields.
+ */
+void json_record_begin(struct json *j, int schema_version);
 
 /*
  * Open the destination of --json FILE ("-" is stdout) and close it, reporting

@@ -2,29 +2,37 @@
 /*
  * main - the command table and the dispatch every command goes through.
  *
- * Adding a command: write cmd_foo() in src/foo/, declare it in commands.h,
- * add its row here (name, function, one-line summary, flags), and its tests
- * and Documentation/rtla-foo.rst. --help and the README table come from the
- * rows, so the summaries never drift.
+ * Adding a command: write cmd_foo() and its option description (a struct
+ * cli_spec, see cli.h) in src/foo/, declare both in commands.h, add its row
+ * here (name, function, one-line summary, spec, flags), and its tests and
+ * Documentation/rtla-foo.rst. --help, the completion and the cli tier's
+ * convention tests come from the rows, so a new command is covered at once.
  */
+#include <errno.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "msg.h"
 #include "output.h"
+#include "parse.h"
 #include "sysroot.h"
 
 const struct rtla_command rtla_commands[] = {
-	{ "osnoise", cmd_osnoise, "per-CPU operating system noise (osnoise top)", CMD_LIVE_ONLY },
-	{ "hwnoise", cmd_hwnoise, "per-CPU hardware-related noise, with interrupts disabled", CMD_LIVE_ONLY },
+	{ "osnoise", cmd_osnoise, "per-CPU operating system noise (osnoise top)",
+	  &osnoise_cli, CMD_LIVE_ONLY },
+	{ "hwnoise", cmd_hwnoise, "per-CPU hardware-related noise, with interrupts disabled",
+	  &hwnoise_cli, CMD_LIVE_ONLY },
 	{ "dhry", cmd_dhry, "Dhrystone 2.1 on every chosen CPU: DMIPS, DMIPS/MHz, slow cores",
-	  CMD_LIVE_ONLY },
-	{ "capdump", cmd_capdump, "capability sets of processes and files, as u64 values", 0 },
-	{ "help", cmd_help, "show the help of a command", 0 },
+	  &dhry_cli, CMD_LIVE_ONLY },
+	{ "capdump", cmd_capdump, "capability sets of processes and files, as u64 values",
+	  &capdump_cli, 0 },
+	{ "help", cmd_help, "show the help of a command", &help_cli, 0 },
 	{ NULL },
 };
 
@@ -50,7 +58,27 @@ static void usage(FILE *f)
 	      "                  from another machine); live-only commands refuse it\n"
 	      "  -h, --help      show this help\n"
 	      "  -V, --version   show the version\n\n"
-	      "Run 'rtla COMMAND --help' for the options of a command.\n", f);
+	      "Run 'rtla COMMAND --help' for the options of a command; see rtla(1).\n", f);
+}
+
+/* "osnoise hwnoise ...": the commands, SEP between, for messages and completion. */
+static const char *command_names(const char *sep)
+{
+	static char names[256];
+	size_t len = 0;
+
+	for (const struct rtla_command *c = rtla_commands; c->name && len < sizeof(names); c++)
+		len += snprintf(names + len, sizeof(names) - len, "%s%s", len ? sep : "", c->name);
+	return names;
+}
+
+/* Every message of a command starts "rtla COMMAND: " (rtla(1), CONVENTIONS). */
+static void set_command_prefix(const struct rtla_command *c)
+{
+	static char prefix[64];
+
+	snprintf(prefix, sizeof(prefix), "rtla %s: ", c->name);
+	msg_set_prefix(prefix);
 }
 
 /* Levenshtein distance, for "did you mean" on a mistyped command. */
@@ -80,45 +108,75 @@ static size_t edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-static const char *closest_command(const char *name)
+/*
+ * A command NAME is plausibly a typo of: one or two edits away (one for
+ * short names), or a prefix of at least two letters. An unrelated word
+ * ("version", "timerlat") gets no suggestion.
+ */
+static const char *likely_command(const char *name)
 {
-	const char *best = NULL;
-	size_t best_d = (size_t)-1;
+	size_t len = strlen(name), limit = len <= 4 ? 1 : 2;
 
-	for (const struct rtla_command *c = rtla_commands; c->name; c++) {
-		size_t d = edit_distance(name, c->name);
-
-		/* a prefix ("os" for "osnoise") is the likeliest intent */
-		if (!strncmp(c->name, name, strlen(name)))
-			d = 0;
-		if (d < best_d) {
-			best_d = d;
-			best = c->name;
-		}
-	}
-	return best;
+	for (const struct rtla_command *c = rtla_commands; c->name; c++)
+		if (len >= 2 && !strncmp(c->name, name, len))
+			return c->name;
+	for (const struct rtla_command *c = rtla_commands; c->name; c++)
+		if (len && edit_distance(name, c->name) <= limit)
+			return c->name;
+	return NULL;
 }
+
+static void unknown_command(const char *name)
+{
+	const char *guess = likely_command(name);
+
+	if (guess)
+		err_msg("rtla: unknown command: '%s' (did you mean '%s'?)", name, guess);
+	else
+		err_msg("rtla: unknown command: '%s' (commands: %s)", name, command_names(", "));
+}
+
+static void help_usage(FILE *f)
+{
+	usage(f);
+}
+
+const struct cli_spec help_cli = {
+	.command = "help",
+	.options = (const struct cli_option[]){ CLI_OPT_END },
+	.usage = help_usage,
+	.positional = CLI_COMP_COMMANDS,
+};
 
 int cmd_help(int argc, char **argv)
 {
 	const struct rtla_command *c;
+	struct cli_parser p;
 	char help[] = "--help";
 	char *args[3];
+	int id;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	cli_begin(&p, &help_cli, argc, argv);
+	while ((id = cli_next(&p)) > 0)
+		;
+	if (id < 0)
+		return id == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
+	if (p.optind >= argc || !strcmp(argv[p.optind], "help")) {
 		usage(stdout);
 		return EXIT_PASSED;
 	}
-	c = rtla_command_find(argv[1]);
-	if (!c || c->fn == cmd_help) {
-		if (!c)
-			err_msg("rtla: unknown command '%s' (the closest is '%s')", argv[1],
-				closest_command(argv[1]));
-		else
-			usage(stdout);
-		return c ? EXIT_PASSED : EXIT_ERROR;
+	if (p.optind + 1 < argc) {
+		cli_usage_error(&help_cli, "unexpected argument", argv[p.optind + 1]);
+		return EXIT_ERROR;
 	}
-	args[0] = argv[1];
+	c = rtla_command_find(argv[p.optind]);
+	if (!c) {
+		msg_set_prefix(NULL);
+		unknown_command(argv[p.optind]);
+		return EXIT_ERROR;
+	}
+	set_command_prefix(c);
+	args[0] = argv[p.optind];
 	args[1] = help;
 	args[2] = NULL;
 	return c->fn(2, args);
@@ -144,7 +202,7 @@ static int take_sysroot(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--sysroot")) {
 			if (i + 1 >= argc) {
-				err_msg("rtla: --sysroot needs a directory");
+				err_msg("rtla: option needs an argument: --sysroot");
 				return -1;
 			}
 			dir = argv[++i];
@@ -154,9 +212,13 @@ static int take_sysroot(int argc, char **argv)
 			argv[out++] = argv[i];
 			continue;
 		}
+		if (!*dir) {
+			err_msg("rtla: --sysroot: empty directory name (use / for this machine)");
+			return -1;
+		}
 		ret = sysroot_set(dir);
 		if (ret) {
-			err_msg("rtla: --sysroot %s: %s", dir, strerror(-ret));
+			err_msg("rtla: --sysroot: %s: %s", dir, strerror(-ret));
 			return -1;
 		}
 	}
@@ -164,12 +226,16 @@ static int take_sysroot(int argc, char **argv)
 	return out;
 }
 
-/* Whatever a command printed must have reached stdout: a full disk is an error. */
+/*
+ * Whatever a command printed must have reached stdout: a full disk is an
+ * error, reported here once. A reader that closed the pipe early is normal
+ * use ("rtla capdump -a | head -1"): end quietly, with the command's status.
+ */
 static int finish(int ret)
 {
 	int err = out_flush_stdout();
 
-	if (err) {
+	if (err && err != -EPIPE) {
 		msg_set_prefix(NULL);	/* the command's own prefix would double "rtla:" */
 		err_msg("rtla: write error: %s", strerror(-err));
 		return EXIT_ERROR;
@@ -179,9 +245,56 @@ static int finish(int ret)
 
 static int run_command(const struct rtla_command *c, int argc, char **argv)
 {
+	set_command_prefix(c);
+	json_set_command(c->name);
 	if ((c->flags & CMD_LIVE_ONLY) && sysroot_require_live(c->name))
 		return EXIT_ERROR;
 	return finish(c->fn(argc, argv));
+}
+
+/*
+ * rtla __complete CWORD WORD...: what the shell may put at word CWORD of the
+ * command line WORD... (WORD 0 is "rtla", or "hwnoise" when called so).
+ */
+static int complete(int argc, char **argv)
+{
+	const struct rtla_command *c;
+	long long cword;
+	char **words = argv + 2;
+	int nwords = argc - 2, first;
+	const char *cur;
+
+	if (argc < 3 || parse_llong(argv[1], 0, nwords, &cword, (char[PARSE_ERR_MAX]){ 0 }))
+		return EXIT_ERROR;
+	c = rtla_command_find(basename(words[0]));
+	if (c && c->fn != cmd_help)
+		return cli_complete(c->spec, cword, nwords, words, command_names(" "), stdout);
+	/* global options may stand before the command */
+	for (first = 1; first < nwords; first++) {
+		if (!strcmp(words[first], "--sysroot") && first + 1 < nwords) {
+			if (cword == first + 1) {
+				puts("@dir");
+				return EXIT_PASSED;
+			}
+			first++;
+		} else if (words[first][0] != '-' || first == cword) {
+			break;
+		}
+	}
+	cur = cword < nwords ? words[cword] : "";
+	if (cword <= first) {
+		if (cur[0] == '-')
+			fputs("--sysroot\n--help\n--version\n-h\n-V\n", stdout);
+		else
+			for (c = rtla_commands; c->name; c++)
+				puts(c->name);
+		return EXIT_PASSED;
+	}
+	c = rtla_command_find(words[first]);
+	if (!c)
+		return EXIT_PASSED;
+	return cli_complete(c->spec, cword - first, nwords - first, words + first,
+			    command_names(" "), stdout);
 }
 
 int main(int argc, char **argv)
@@ -189,9 +302,11 @@ int main(int argc, char **argv)
 	const struct rtla_command *c;
 	const char *self = basename(argv[0]);
 
-	/* a closed pipe must be an error we report, not a silent death */
+	/* a closed pipe shows as EPIPE on the next write, which ends rtla quietly */
 	signal(SIGPIPE, SIG_IGN);
 
+	if (argc >= 2 && !strcmp(argv[1], "__complete"))
+		return finish(complete(argc - 1, argv + 1));
 	argc = take_sysroot(argc, argv);
 	if (argc < 0)
 		return EXIT_ERROR;
@@ -202,7 +317,8 @@ int main(int argc, char **argv)
 		return run_command(c, argc, argv);
 
 	if (argc < 2) {
-		usage(stderr);
+		err_msg("rtla: no command given (commands: %s); see 'rtla --help'",
+			command_names(", "));
 		return EXIT_ERROR;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -210,13 +326,16 @@ int main(int argc, char **argv)
 		return finish(EXIT_PASSED);
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		printf("rtla %s\n", RTLA_VERSION);
+		cli_print_version(stdout);
 		return finish(EXIT_PASSED);
+	}
+	if (argv[1][0] == '-' && argv[1][1]) {
+		err_msg("rtla: unknown option: %s (give it after the command)", argv[1]);
+		return EXIT_ERROR;
 	}
 	c = rtla_command_find(argv[1]);
 	if (!c) {
-		err_msg("rtla: unknown command '%s' (the closest is '%s'); see 'rtla --help'",
-			argv[1], closest_command(argv[1]));
+		unknown_command(argv[1]);
 		return EXIT_ERROR;
 	}
 	return run_command(c, argc - 1, argv + 1);

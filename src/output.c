@@ -2,9 +2,10 @@
 /*
  * output - a thin layer over libsmartcols.
  *
- * libsmartcols derives JSON keys from column headers, so in JSON mode the
- * headers are the JSON keys and in text mode the human names; the command
- * describes both once and never formats output itself.
+ * libsmartcols lays out the text table; the JSON record is written from the
+ * same cells by json.c, so that it carries the envelope every record has and
+ * the typed values the column descriptions ask for. The command describes
+ * both once and never formats output itself.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -15,6 +16,8 @@
 
 #include <libsmartcols.h>
 
+#include "json.h"
+#include "msg.h"
 #include "output.h"
 #include "parse.h"
 
@@ -22,33 +25,34 @@
 
 struct out_table {
 	struct libscols_table *tb;
+	const char *name;
 	const struct out_column *cols;
 	size_t ncols;
-	bool json;
+	struct out_opts opts;
 	/* scols column for each described column, NULL when not selected */
 	struct libscols_column *shown[OUT_MAX_COLUMNS];
+	int order[OUT_MAX_COLUMNS];	/* described column of each shown one */
+	int nshown;
 };
 
+/* The mark of a cell set by out_set_none(). */
+static char none_mark;
 
-bool out_parse_opt(int c, const char *arg, struct out_opts *o)
+bool out_parse_opt(int id, const char *arg, struct out_opts *o)
 {
-	switch (c) {
+	switch (id) {
 	case 'J': o->json = true; return true;
 	case 'r': o->raw = true; return true;
 	case 'n': o->noheadings = true; return true;
 	case 'o': o->columns = arg; return true;
+	case OUT_ID_JSON_FILE: o->json_file = arg; return true;
 	default: return false;
 	}
 }
 
 void out_usage(FILE *f, const struct out_column *cols, size_t ncols)
 {
-	fputs("\nOutput:\n"
-	      "  -J, --json            use JSON output format\n"
-	      "  -r, --raw             use raw output format\n"
-	      "  -n, --noheadings      don't print headings\n"
-	      "  -o, --output LIST     the columns to print (+LIST adds to the defaults)\n"
-	      "\nAvailable output columns:\n", f);
+	fputs("\nAvailable output columns:\n", f);
 	for (size_t i = 0; i < ncols; i++)
 		fprintf(f, " %12s  %s\n", cols[i].name, cols[i].help);
 }
@@ -71,8 +75,12 @@ static int select_columns(const struct out_column *cols, size_t ncols, const cha
 		size_t len = strcspn(p, ",");
 		int id = find_column(cols, ncols, p, len);
 
+		if (!len) {
+			snprintf(err, PARSE_ERR_MAX, "empty column name in '%s'", list);
+			return -EINVAL;
+		}
 		if (id < 0) {
-			snprintf(err, PARSE_ERR_MAX, "unknown column: %.*s", (int)len, p);
+			snprintf(err, PARSE_ERR_MAX, "unknown column: '%.*s'", (int)len, p);
 			return -EINVAL;
 		}
 		if (n >= OUT_MAX_COLUMNS) {
@@ -113,20 +121,18 @@ int out_table_new(struct out_table **tp, const char *name, const struct out_colu
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
+	t->name = name;
 	t->cols = cols;
 	t->ncols = ncols;
-	t->json = o->json;
+	t->opts = *o;
 	t->tb = scols_new_table();
 	if (!t->tb) {
 		free(t);
 		return -ENOMEM;
 	}
 	scols_table_set_stream(t->tb, stdout);
-	scols_table_enable_json(t->tb, o->json);
 	scols_table_enable_raw(t->tb, o->raw);
 	scols_table_enable_noheadings(t->tb, o->noheadings);
-	if (o->json)
-		scols_table_set_name(t->tb, name);
 
 	for (int i = 0; i < n; i++) {
 		const struct out_column *c = &cols[order[i]];
@@ -141,16 +147,13 @@ int out_table_new(struct out_table **tp, const char *name, const struct out_colu
 			fl |= SCOLS_FL_TRUNC;
 		if (c->flags & OUT_WRAP)
 			fl |= SCOLS_FL_WRAP;
-		cl = scols_table_new_column(t->tb, o->json ? c->key : c->name, c->width, fl);
+		cl = scols_table_new_column(t->tb, c->name, c->width, fl);
 		if (!cl) {
 			out_table_free(t);
 			return -ENOMEM;
 		}
-		if (c->type == OUT_NUM)
-			scols_column_set_json_type(cl, SCOLS_JSON_NUMBER);
-		else if (c->type == OUT_BOOL)
-			scols_column_set_json_type(cl, SCOLS_JSON_BOOLEAN);
 		t->shown[order[i]] = cl;
+		t->order[t->nshown++] = order[i];
 	}
 	*tp = t;
 	return 0;
@@ -224,29 +227,111 @@ void out_set_u64(struct out_row *r, int col, uint64_t val)
 
 void out_set_bool(struct out_row *r, int col, bool val)
 {
-	struct out_table *t = r ? scols_line_get_userdata((struct libscols_line *)r) : NULL;
+	out_set_str(r, col, val ? "yes" : "no");
+}
 
-	/* libsmartcols reads a JSON boolean as false only from "0", "N" or "" */
-	if (t && t->json)
-		out_set_str(r, col, val ? "1" : "0");
-	else
-		out_set_str(r, col, val ? "yes" : "no");
+void out_set_none(struct out_row *r, int col)
+{
+	struct libscols_column *cl = row_column(r, col);
+
+	if (!cl)
+		return;
+	scols_line_set_column_data((struct libscols_line *)r, cl, "-");
+	scols_cell_set_userdata(scols_line_get_column_cell((struct libscols_line *)r, cl),
+				&none_mark);
 }
 
 int out_flush_stdout(void)
 {
-	if (fflush(stdout) || ferror(stdout))
-		return errno ? -errno : -EIO;
+	static int first_error;
+
+	if ((fflush(stdout) || ferror(stdout)) && !first_error)
+		first_error = errno ? -errno : -EIO;
+	return first_error;
+}
+
+/* One cell as its column's JSON type: a number, true/false, a string or null. */
+static void json_cell(struct json *j, const struct out_column *c, struct libscols_cell *cell)
+{
+	const char *data = cell ? scols_cell_get_data(cell) : NULL;
+	char *end;
+
+	if (!data || !*data || scols_cell_get_userdata(cell) == &none_mark) {
+		json_null(j, c->key);
+		return;
+	}
+	if (c->type == OUT_BOOL) {
+		json_bool(j, c->key, !strcmp(data, "yes"));
+		return;
+	}
+	if (c->type == OUT_NUM) {
+		errno = 0;
+		strtod(data, &end);
+		if (!*end && !errno && strspn(data, "-0123456789.") == strlen(data)) {
+			json_raw(j, c->key, data);
+			return;
+		}
+	}
+	json_str(j, c->key, data);
+}
+
+static int write_record(struct out_table *t, FILE *f)
+{
+	struct libscols_iter *it = scols_new_iter(SCOLS_ITER_FORWARD);
+	struct libscols_line *ln;
+	struct json j;
+
+	if (!it)
+		return -ENOMEM;
+	json_init(&j, f);
+	json_record_begin(&j, t->opts.schema_version ? t->opts.schema_version : 1);
+	json_array_begin(&j, t->name);
+	while (scols_table_next_line(t->tb, it, &ln) == 0) {
+		json_object_begin(&j, NULL);
+		for (int i = 0; i < t->nshown; i++)
+			json_cell(&j, &t->cols[t->order[i]],
+				  scols_line_get_column_cell(ln, t->shown[t->order[i]]));
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	scols_free_iter(it);
 	return 0;
+}
+
+/* libsmartcols prints nothing for a table without lines: print the header alone. */
+static void print_header_only(struct out_table *t)
+{
+	for (int i = 0; i < t->nshown; i++)
+		printf("%s%s", i ? " " : "", t->cols[t->order[i]].name);
+	putchar('\n');
 }
 
 int out_table_print(struct out_table *t)
 {
-	int ret;
+	int ret = 0;
 
-	errno = 0;
-	ret = scols_print_table(t->tb);
-	if (ret)
-		return errno ? -errno : -EIO;
-	return out_flush_stdout();
+	if (t->opts.json) {
+		ret = write_record(t, stdout);
+	} else if (scols_table_get_nlines(t->tb)) {
+		if (scols_print_table(t->tb))
+			ret = errno ? -errno : -EIO;
+	} else if (!t->opts.noheadings) {
+		print_header_only(t);
+	}
+	if (!ret && t->opts.json_file) {
+		FILE *f = json_open_file(t->opts.json_file);
+		int err = f ? write_record(t, f) : -errno;
+
+		if (f && (f != stdout || !err)) {
+			int close_err = json_close_file(f);
+
+			err = err ? err : close_err;
+		}
+		if (err) {
+			err_msg("--json-file: %s: %s", t->opts.json_file, strerror(-err));
+			ret = err;
+		}
+	}
+	return ret ? ret : out_flush_stdout();
 }

@@ -10,10 +10,11 @@
 #ifndef RTLA_OUTPUT_H
 #define RTLA_OUTPUT_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "cli.h"
 
 enum out_type {
 	OUT_STR,
@@ -35,21 +36,27 @@ struct out_column {
 };
 
 struct out_opts {
-	bool json;
+	bool json;		/* -J: the record on stdout instead of the table */
 	bool raw;
 	bool noheadings;
 	const char *columns;	/* -o list; "+A,B" appends to the defaults */
+	const char *json_file;	/* --json-file: the record there, the table on stdout */
+	int schema_version;	/* of the record (json.h); 0 is 1 */
 };
 
-/* getopt glue shared by every table command: -J -r -n -o. */
-#define OUT_SHORT_OPTS "Jrno:"
-#define OUT_LONG_OPTS \
-	{ "json",	no_argument,		NULL, 'J' }, \
-	{ "raw",	no_argument,		NULL, 'r' }, \
-	{ "noheadings",	no_argument,		NULL, 'n' }, \
-	{ "output",	required_argument,	NULL, 'o' }
-/* Returns true if c was one of the output options. */
-bool out_parse_opt(int c, const char *arg, struct out_opts *o);
+/* The options every table command shares, for its cli_option list (cli.h). */
+#define OUT_ID_JSON_FILE	(CLI_LONG + 100)
+#define OUT_CLI_OPTIONS \
+	CLI_FLAG('J', "json", "print the result as JSON instead of the table"), \
+	CLI_VALUE(OUT_ID_JSON_FILE, "json-file", "FILE", \
+		  "also write the JSON record to FILE (- for stdout)", \
+		  .flags = CLI_FILE, .complete = CLI_COMP_FILE), \
+	CLI_FLAG('r', "raw", "use raw output format"), \
+	CLI_FLAG('n', "noheadings", "don't print headings"), \
+	CLI_VALUE('o', "output", "LIST", "the columns to print (+LIST adds to the defaults)")
+/* Returns true if id was one of the output options. */
+bool out_parse_opt(int id, const char *arg, struct out_opts *o);
+/* The "Available output columns" part of a command's help. */
 void out_usage(FILE *f, const struct out_column *cols, size_t ncols);
 
 struct out_table;
@@ -67,11 +74,18 @@ void out_set_fmt(struct out_row *r, int col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void out_set_u64(struct out_row *r, int col, uint64_t val);
 void out_set_bool(struct out_row *r, int col, bool val);
+/* Nothing to show: "-" in the table (a blank would shift raw output), null in JSON. */
+void out_set_none(struct out_row *r, int col);
 
-/* Print to stdout; -errno (EPIPE, ENOSPC...) when the output could not be written. */
+/*
+ * Print the table to stdout, or with -J the record (json.h's envelope and
+ * the rows under the table's NAME); with --json-file also the record there.
+ * An empty table still prints its header. -errno when something could not
+ * be written (the --json-file error is reported here, stdout's by main()).
+ */
 int out_table_print(struct out_table *t);
 
-/* Flush stdout and report a write error: 0, or -errno. */
+/* Flush stdout: 0, or -errno of the first write error it ever had. */
 int out_flush_stdout(void);
 
 #endif

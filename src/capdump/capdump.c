@@ -3,7 +3,6 @@
  * capdump - the command: options, help, and the shared pieces of a run.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,15 +10,38 @@
 #include <sys/capability.h>
 
 #include "capdump/capdump.h"
+#include "cli.h"
 #include "commands.h"
 #include "msg.h"
 #include "parse.h"
 #include "sysroot.h"
 
 enum {
-	OPT_NAMES = 0x100,
+	OPT_NAMES = CLI_LONG,
 	OPT_DIFF,
 	OPT_FILES,
+};
+
+static void usage(FILE *f);
+
+static const struct cli_option options[] = {
+	CLI_FLAG('a', "all", "every process (with --files: every regular file)"),
+	CLI_FLAG(OPT_NAMES, "names", "capability names instead of hex values"),
+	CLI_FLAG(OPT_DIFF, "diff", "what each effective set holds beyond its parent's;\n"
+		 "without -a only processes that gained something"),
+	CLI_FLAG(OPT_FILES, "files", "PATHs are files and directories to audit"),
+	CLI_FLAG('R', "recursive", "with --files: descend into directories"),
+	OUT_CLI_OPTIONS,
+	CLI_OPT_HELP("show this help"),
+	CLI_OPT_VERSION("show the version"),
+	CLI_OPT_END
+};
+
+const struct cli_spec capdump_cli = {
+	.command = "capdump",
+	.options = options,
+	.usage = usage,
+	.positional = CLI_COMP_PIDS,
 };
 
 static void usage(FILE *f)
@@ -33,14 +55,8 @@ static void usage(FILE *f)
 	      "except those with no capabilities and a UID other than 0, and root\n"
 	      "processes that hold their whole bounding set and nothing inheritable or\n"
 	      "ambient. Named PIDs are always shown.\n\n"
-	      "Options:\n"
-	      "  -a, --all             every process (with --files: every regular file)\n"
-	      "      --names           capability names instead of hex values\n"
-	      "      --diff            what each effective set holds beyond its parent's;\n"
-	      "                        without -a only processes that gained something\n"
-	      "      --files           PATHs are files and directories to audit\n"
-	      "  -R, --recursive       with --files: descend into directories\n"
-	      "  -h, --help            show this help\n", f);
+	      "Options:\n", f);
+	cli_print_options(&capdump_cli, f);
 	out_usage(f, capdump_proc_cols, capdump_proc_ncols);
 	fputs("\nAvailable output columns with --files:\n", f);
 	for (size_t i = 0; i < capdump_file_ncols; i++)
@@ -49,63 +65,44 @@ static void usage(FILE *f)
 	      "See rtla-capdump(1).\n", f);
 }
 
-int capdump_parse_args(int argc, char **argv, struct capdump_opts *o, char *err)
+/* 0, CLI_EXIT (help or version printed) or CLI_ERROR (a usage error printed). */
+int capdump_parse_args(int argc, char **argv, struct capdump_opts *o)
 {
-	static const struct option long_opts[] = {
-		{ "all",	no_argument,	NULL, 'a' },
-		{ "names",	no_argument,	NULL, OPT_NAMES },
-		{ "diff",	no_argument,	NULL, OPT_DIFF },
-		{ "files",	no_argument,	NULL, OPT_FILES },
-		{ "recursive",	no_argument,	NULL, 'R' },
-		{ "help",	no_argument,	NULL, 'h' },
-		OUT_LONG_OPTS,
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
+	struct cli_parser p;
+	int id;
 
 	memset(o, 0, sizeof(*o));
-	opterr = 0;
-	optind = 0;	/* GNU: start afresh, whoever parsed before */
-	while ((c = getopt_long(argc, argv, ":aRh" OUT_SHORT_OPTS, long_opts, NULL)) != -1) {
-		if (out_parse_opt(c, optarg, &o->out))
+	cli_begin(&p, &capdump_cli, argc, argv);
+	while ((id = cli_next(&p)) > 0) {
+		if (out_parse_opt(id, p.arg, &o->out))
 			continue;
-		switch (c) {
+		switch (id) {
 		case 'a': o->all = true; break;
 		case OPT_NAMES: o->names = true; break;
 		case OPT_DIFF: o->diff = true; break;
 		case OPT_FILES: o->files = true; break;
 		case 'R': o->recursive = true; break;
-		case 'h': o->help = true; return 0;
-		case ':':
-			snprintf(err, PARSE_ERR_MAX, "option '%s' needs a value", argv[optind - 1]);
-			return -EINVAL;
-		default:
-			if (optopt)
-				snprintf(err, PARSE_ERR_MAX, "unknown option '-%c'", optopt);
-			else
-				snprintf(err, PARSE_ERR_MAX, "unknown option '%s'", argv[optind - 1]);
-			return -EINVAL;
 		}
 	}
-	o->nargs = argc - optind;
-	o->args = argv + optind;
+	if (id < 0)
+		return id;
+	o->nargs = argc - p.optind;
+	o->args = argv + p.optind;
 
 	if (o->recursive && !o->files)
-		return snprintf(err, PARSE_ERR_MAX, "-R applies to --files"), -EINVAL;
+		return cli_usage_error(&capdump_cli, "-R applies to --files", NULL);
 	if (o->diff && o->files)
-		return snprintf(err, PARSE_ERR_MAX, "--diff applies to processes, not --files"),
-		       -EINVAL;
+		return cli_usage_error(&capdump_cli, "--diff applies to processes, not --files", NULL);
 	if (o->files && !o->nargs)
-		return snprintf(err, PARSE_ERR_MAX, "--files needs at least one PATH"), -EINVAL;
+		return cli_usage_error(&capdump_cli, "--files needs at least one PATH", NULL);
 	if (o->files)
 		return 0;
 	for (int i = 0; i < o->nargs; i++) {
 		long long pid;
+		char err[PARSE_ERR_MAX];
 
-		if (parse_llong(o->args[i], 1, INT_MAX, &pid, err)) {
-			snprintf(err, PARSE_ERR_MAX, "'%s' is not a PID", o->args[i]);
-			return -EINVAL;
-		}
+		if (parse_llong(o->args[i], 1, INT_MAX, &pid, err))
+			return cli_usage_error(&capdump_cli, "not a PID", o->args[i]);
 	}
 	return 0;
 }
@@ -114,10 +111,8 @@ void capdump_set_names_cell(struct capdump_ctx *ctx, struct out_row *r, int col,
 {
 	char buf[CAPDUMP_NAMES_MAX];
 
-	/* "-" in a table, where a blank cell would shift raw output; null in JSON */
 	if (!set) {
-		if (!ctx->opt->out.json)
-			out_set_str(r, col, "-");
+		out_set_none(r, col);
 		return;
 	}
 	out_set_str(r, col, capdump_set_names(&ctx->names, set, buf, sizeof(buf)));
@@ -141,18 +136,11 @@ int cmd_capdump(int argc, char **argv)
 {
 	struct capdump_opts o;
 	struct capdump_ctx ctx = { .opt = &o };
-	char err[PARSE_ERR_MAX];
 	int ret, lc;
 
-	msg_set_prefix("capdump: ");
-	if (capdump_parse_args(argc, argv, &o, err)) {
-		err_msg("%s; see 'rtla capdump --help'", err);
-		return EXIT_ERROR;
-	}
-	if (o.help) {
-		usage(stdout);
-		return EXIT_PASSED;
-	}
+	ret = capdump_parse_args(argc, argv, &o);
+	if (ret)
+		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
 	ctx.live = sysroot_is_live();
 	lc = last_cap();
 	ctx.known = capdump_known_mask(lc);

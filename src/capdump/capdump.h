@@ -51,7 +51,11 @@ void capdump_status_parse(const char *text, struct capdump_status *st);
 /* The capabilities the kernel knows: bits 0..cap_last_cap. */
 uint64_t capdump_known_mask(int last_cap);
 
-/* Names of bits 0..63: libcap's for known ones, "cap_N" above last_cap. */
+/*
+ * Names of bits 0..63, as libcap's cap_to_text writes them: libcap's name
+ * ("cap_chown") for a bit up to last_cap, the bare number ("41") above it or
+ * where libcap has no name.
+ */
 struct capdump_names {
 	int last_cap;
 	char *name[64];
@@ -60,8 +64,12 @@ struct capdump_names {
 int capdump_names_init(struct capdump_names *nm, int last_cap);
 void capdump_names_free(struct capdump_names *nm);
 /*
- * "cap_chown,cap_kill"; "full" for every known capability (then ",cap_N"
- * for any unknown bit also set); "" for the empty set.
+ * The shortest exact text of a set: the names it holds ("cap_chown,cap_kill"),
+ * or, when shorter, every known capability (0..last_cap) less the names it
+ * lacks ("all,-cap_sys_module"; exactly "all" for the full set). Set bits
+ * above last_cap are never folded into "all": they follow by number
+ * ("all,41"). "" for the empty set. Returns buf, or NULL with errno ERANGE
+ * and buf "" when len cannot hold the whole text; CAPDUMP_NAMES_MAX always can.
  */
 char *capdump_set_names(const struct capdump_names *nm, uint64_t set, char *buf, size_t len);
 
@@ -101,13 +109,13 @@ struct capdump_opts {
 	bool diff;
 	bool files;
 	bool recursive;
-	bool help;
 	struct out_opts out;
 	int nargs;		/* PIDs or PATHs */
 	char **args;
 };
 
-int capdump_parse_args(int argc, char **argv, struct capdump_opts *o, char *err);
+/* 0, or CLI_EXIT / CLI_ERROR (cli.h) with the help or the error printed. */
+int capdump_parse_args(int argc, char **argv, struct capdump_opts *o);
 
 /* Shared state of one run. */
 struct capdump_ctx {

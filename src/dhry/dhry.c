@@ -8,13 +8,14 @@
  * the wrong clock stands out during bring-up.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "json.h"
 #include "msg.h"
@@ -42,7 +43,7 @@ static const struct out_column columns[] = {
 			     "measured runs through Dhrystone" },
 	[COL_SECONDS]	 = { "SECONDS", "seconds", OUT_NUM, 7, OUT_RIGHT,
 			     "CPU time of the measured runs (Weicker's user time)" },
-	[COL_BUSY]	 = { "BUSY", "busy_percent", OUT_NUM, 5, OUT_RIGHT,
+	[COL_BUSY]	 = { "BUSY", "busy_pct", OUT_NUM, 5, OUT_RIGHT,
 			     "% of the wall time the benchmark had its CPU (less: other tasks ran)" },
 	[COL_DPS]	 = { "DHRY/S", "dhrystones_per_second", OUT_NUM, 10, OUT_RIGHT,
 			     "Dhrystones per second" },
@@ -59,13 +60,12 @@ static const struct out_column columns[] = {
 #define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
 #define DEFAULT_COLUMNS	"CPU,ITERATIONS,SECONDS,BUSY,DHRY/S,DMIPS,MHZ,DMIPS/MHZ,CLOCK,CHECK,RATIO,SLOW"
 
-enum { OPT_JSON = 256 };
+enum { OPT_PARALLEL = CLI_LONG, OPT_SEQUENTIAL, OPT_THRESHOLD };
 
 struct dhry_cmd {
 	struct dhry_opts run;
 	struct out_opts out;
 	long long threshold;
-	const char *json_path;
 	const char *cpu_arg;
 	bool parallel;
 };
@@ -81,116 +81,97 @@ struct score {
 	bool slow;
 };
 
+static void usage(FILE *f);
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+
+static const struct cli_option options[] = {
+	CLI_VALUE('c', "cpus", "CPUS", "CPUs to measure (default: every online CPU)",
+		  .complete = CLI_COMP_CPUS),
+	CLI_VALUE('i', "iterations", "N", "exactly N runs through Dhrystone on each CPU\n"
+		  "(at most 2147483637)"),
+	CLI_VALUE('d', "duration", "TIME", "calibrate so that each CPU runs at least TIME\n"
+		  "(default " XSTR(DEFAULT_SECONDS) "s; s, m, h suffixes)"),
+	CLI_FLAG(OPT_PARALLEL, "parallel", "all CPUs at once, started together (default)"),
+	CLI_FLAG(OPT_SEQUENTIAL, "sequential",
+		 "one CPU at a time: no interference between SMT\nsiblings or shared caches"),
+	CLI_VALUE(OPT_THRESHOLD, "threshold", "PCT",
+		  "flag CPUs slower than the median by more than PCT %\n(default "
+		  XSTR(DEFAULT_THRESHOLD) ")"),
+	OUT_CLI_OPTIONS,
+	CLI_OPT_HELP("show this help"),
+	CLI_OPT_VERSION("show the version"),
+	CLI_OPT_END
+};
+
+const struct cli_spec dhry_cli = {
+	.command = "dhry",
+	.options = options,
+	.usage = usage,
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: rtla dhry [-c CPUS] [-i ITERATIONS | -d TIME] [-p | -s] [-t PCT]\n"
-		"                 [--json FILE] [-J | -r] [-n] [-o COLUMNS]\n\n"
+		"Usage: rtla dhry [-c CPUS] [-i ITERATIONS | -d TIME] [--parallel | --sequential]\n"
+		"                 [--threshold PCT] [-J] [--json-file FILE] [-r] [-n] [-o COLUMNS]\n\n"
 		"Dhrystone 2.1 on every chosen CPU: Dhrystones per second, DMIPS (/%d),\n"
 		"DMIPS/MHz where the clock is known, the check of the benchmark's final values\n"
 		"(a run with a wrong value is FAILED and has no score), and each CPU against\n"
-		"the median CPU.\n\n"
-		"  -c, --cpus CPUS        CPUs to measure (default: every online CPU)\n"
-		"  -i, --iterations N     exactly N runs through Dhrystone on each CPU\n"
-		"                         (1-%d)\n"
-		"  -d, --duration TIME    calibrate so that each CPU runs at least TIME\n"
-		"                         (default %ds; s, m, h suffixes)\n"
-		"  -p, --parallel         all CPUs at once, started together (default)\n"
-		"  -s, --sequential       one CPU at a time: no interference between SMT\n"
-		"                         siblings or shared caches\n"
-		"  -t, --threshold PCT    flag CPUs slower than the median by more than PCT %%\n"
-		"                         (default %d)\n"
-		"      --json FILE        write the run as a JSON record to FILE (\"-\": stdout,\n"
-		"                         instead of the table); -J prints the table as JSON\n"
-		"  -h, --help             show this help\n",
-		DHRY_VAX, DHRY_RUNS_MAX, DEFAULT_SECONDS, DEFAULT_THRESHOLD);
+		"the median CPU.\n\n", DHRY_VAX);
+	cli_print_options(&dhry_cli, f);
 	out_usage(f, columns, NCOLUMNS);
 	fprintf(f, "\nBenchmark built with %s: %s\n", dhry_compiler, dhry_cflags);
 }
 
-static int parse_args(int argc, char **argv, struct dhry_cmd *c, bool *help)
+/* 0, or CLI_EXIT / CLI_ERROR with the help or the error printed. */
+static int parse_args(int argc, char **argv, struct dhry_cmd *c)
 {
-	static const struct option long_opts[] = {
-		{ "cpus",	required_argument,	NULL, 'c' },
-		{ "iterations",	required_argument,	NULL, 'i' },
-		{ "duration",	required_argument,	NULL, 'd' },
-		{ "parallel",	no_argument,		NULL, 'p' },
-		{ "sequential",	no_argument,		NULL, 's' },
-		{ "threshold",	required_argument,	NULL, 't' },
-		/* before OUT_LONG_OPTS: --json takes a file here, -J prints the table as JSON */
-		{ "json",	required_argument,	NULL, OPT_JSON },
-		{ "help",	no_argument,		NULL, 'h' },
-		OUT_LONG_OPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	char err[PARSE_ERR_MAX];
+	struct cli_parser p;
 	bool duration = false;
-	int opt;
+	int id;
 
-	opterr = 0;
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, ":c:i:d:pst:h" OUT_SHORT_OPTS, long_opts, NULL)) != -1) {
-		if (out_parse_opt(opt, optarg, &c->out))
+	cli_begin(&p, &dhry_cli, argc, argv);
+	while ((id = cli_next(&p)) > 0) {
+		if (out_parse_opt(id, p.arg, &c->out))
 			continue;
-		switch (opt) {
+		switch (id) {
 		case 'c':
-			c->cpu_arg = optarg;
+			c->cpu_arg = p.arg;
 			break;
 		case 'i':
-			if (parse_llong(optarg, 1, DHRY_RUNS_MAX, &c->run.iterations, err)) {
-				err_msg("-i: %s", err);
-				return -EINVAL;
-			}
+			if (parse_llong(p.arg, 1, DHRY_RUNS_MAX, &c->run.iterations, err))
+				return cli_error(&p, p.word, err);
 			break;
 		case 'd':
-			if (parse_duration(optarg, &c->run.seconds, err)) {
-				err_msg("-d: %s", err);
-				return -EINVAL;
-			}
-			if (c->run.seconds > MAX_SECONDS) {
-				err_msg("-d: '%s' is too long (at most 1d per CPU)", optarg);
-				return -EINVAL;
-			}
+			if (parse_duration(p.arg, &c->run.seconds, err))
+				return cli_error(&p, p.word, err);
+			if (c->run.seconds > MAX_SECONDS)
+				return cli_error(&p, "-d: too long (at most 1d per CPU)", p.arg);
 			duration = true;
 			break;
-		case 'p':
+		case OPT_PARALLEL:
 			c->parallel = true;
 			break;
-		case 's':
+		case OPT_SEQUENTIAL:
 			c->run.sequential = true;
 			break;
-		case 't':
-			if (parse_llong(optarg, 0, 100, &c->threshold, err)) {
-				err_msg("-t: %s", err);
-				return -EINVAL;
-			}
+		case OPT_THRESHOLD:
+			if (parse_llong(p.arg, 0, 100, &c->threshold, err))
+				return cli_error(&p, p.word, err);
 			break;
-		case OPT_JSON:
-			c->json_path = optarg;
-			break;
-		case 'h':
-			*help = true;
-			return 0;
-		case ':':
-			err_msg("option '%s' needs a value; see 'rtla dhry --help'", argv[optind - 1]);
-			return -EINVAL;
-		default:
-			err_msg("unknown option '%s'; see 'rtla dhry --help'", argv[optind - 1]);
-			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
-		err_msg("unexpected argument '%s'; see 'rtla dhry --help'", argv[optind]);
-		return -EINVAL;
-	}
-	if (c->run.iterations && duration) {
-		err_msg("-i and -d exclude each other: give a count or a time");
-		return -EINVAL;
-	}
-	if (c->parallel && c->run.sequential) {
-		err_msg("--parallel and --sequential exclude each other");
-		return -EINVAL;
-	}
+	if (id < 0)
+		return id;
+	if (p.optind < argc)
+		return cli_error(&p, "unexpected argument", argv[p.optind]);
+	if (c->run.iterations && duration)
+		return cli_error(&p, "-i and -d exclude each other: give a count or a time", NULL);
+	if (c->parallel && c->run.sequential)
+		return cli_error(&p, "--parallel and --sequential exclude each other", NULL);
 	return 0;
 }
 
@@ -328,14 +309,17 @@ static const char *verdict(const struct dhry_result *res, const struct score *sc
 	return v;
 }
 
+/* Version 1 of the rtla-dhry record (rtla-dhry(1), JSON). */
+#define DHRY_SCHEMA_VERSION	1
+
 static void write_record(struct json *j, const struct dhry_cmd *c, const struct dhry_result *res,
-			 const struct score *sc, int n, double median)
+			 const struct score *sc, int n, double median, double wall_s)
 {
 	double total = 0;
 
-	json_object_begin(j, NULL);
-	json_str(j, "command", "dhry");
-	json_str(j, "version", RTLA_VERSION);
+	json_record_begin(j, DHRY_SCHEMA_VERSION);
+	json_double(j, "duration_s", wall_s, 3);
+	json_str(j, "verdict", verdict(res, sc, n));
 	json_str(j, "benchmark", "Dhrystone 2.1");
 	json_str(j, "compiler", dhry_compiler);
 	json_str(j, "cflags", dhry_cflags);
@@ -348,7 +332,7 @@ static void write_record(struct json *j, const struct dhry_cmd *c, const struct 
 		json_null(j, "min_seconds");
 	else
 		json_i64(j, "min_seconds", c->run.seconds);
-	json_i64(j, "threshold_percent", c->threshold);
+	json_i64(j, "threshold_pct", c->threshold);
 	json_i64(j, "vax_dhrystones_per_second", DHRY_VAX);
 
 	json_array_begin(j, "cpus");
@@ -363,7 +347,7 @@ static void write_record(struct json *j, const struct dhry_cmd *c, const struct 
 		if (sc[i].ok) {
 			json_u64(j, "iterations", r->iterations);
 			json_double(j, "seconds", sc[i].seconds, 6);
-			json_double(j, "busy_percent", sc[i].busy, 1);
+			json_double(j, "busy_pct", sc[i].busy, 1);
 			json_double(j, "dhrystones_per_second", sc[i].dps, 0);
 			json_double(j, "dmips", sc[i].dmips, 2);
 			json_double(j, "ratio", sc[i].ratio, 4);
@@ -372,7 +356,7 @@ static void write_record(struct json *j, const struct dhry_cmd *c, const struct 
 		} else {
 			json_null(j, "iterations");
 			json_null(j, "seconds");
-			json_null(j, "busy_percent");
+			json_null(j, "busy_pct");
 			json_null(j, "dhrystones_per_second");
 			json_null(j, "dmips");
 			json_null(j, "ratio");
@@ -398,7 +382,6 @@ static void write_record(struct json *j, const struct dhry_cmd *c, const struct 
 		if (!sc[i].ok)
 			json_i64(j, NULL, res[i].cpu);
 	json_array_end(j);
-	json_str(j, "result", verdict(res, sc, n));
 	json_object_end(j);
 }
 
@@ -431,18 +414,33 @@ static void report(const struct dhry_cmd *c, const struct dhry_result *res,
 			 shortest_cpu, shortest, DEFAULT_SECONDS);
 }
 
-static int write_json_file(const struct dhry_cmd *c, FILE *f, const struct dhry_result *res,
-			   const struct score *sc, int n, double median)
+/* The record to stdout (-J) and to --json-file; 0 or -errno, reported. */
+static int write_records(const struct dhry_cmd *c, FILE *jf, const struct dhry_result *res,
+			 const struct score *sc, int n, double median, double wall_s)
 {
 	struct json j;
-	int ret;
+	int ret = 0;
 
-	json_init(&j, f);
-	write_record(&j, c, res, sc, n, median);
-	ret = json_close_file(f);
-	if (ret)
-		err_msg("--json %s: %s", c->json_path, strerror(-ret));
+	if (c->out.json) {
+		json_init(&j, stdout);
+		write_record(&j, c, res, sc, n, median, wall_s);
+	}
+	if (jf) {
+		json_init(&j, jf);
+		write_record(&j, c, res, sc, n, median, wall_s);
+		ret = json_close_file(jf);
+		if (ret)
+			err_msg("--json-file: %s: %s", c->out.json_file, strerror(-ret));
+	}
 	return ret;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 int cmd_dhry(int argc, char **argv)
@@ -455,31 +453,30 @@ int cmd_dhry(int argc, char **argv)
 	char err[PARSE_ERR_MAX];
 	struct dhry_result *res = NULL;
 	struct out_table *t = NULL;
+	struct out_opts table_opts;
 	struct score *sc = NULL;
-	bool help = false, to_stdout;
-	int n, ret = EXIT_ERROR;
+	int n, ret;
 	FILE *jf = NULL;
-	double median;
+	double median, t0;
 
-	msg_set_prefix("dhry: ");
-	if (parse_args(argc, argv, &c, &help))
-		return EXIT_ERROR;
-	if (help) {
-		usage(stdout);
-		return EXIT_PASSED;
-	}
+	ret = parse_args(argc, argv, &c);
+	if (ret)
+		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
+	ret = EXIT_ERROR;
 	if (choose_cpus(c.cpu_arg, &c.run.cpus))
 		return EXIT_ERROR;
-	to_stdout = c.json_path && !strcmp(c.json_path, "-");
-	/* a bad -o or an unwritable --json file must fail before minutes of benchmark */
-	if (!to_stdout && out_table_new(&t, "cpus", columns, NCOLUMNS, DEFAULT_COLUMNS, &c.out, err)) {
+	/* a bad -o or an unwritable --json-file must fail before minutes of benchmark */
+	table_opts = c.out;
+	table_opts.json_file = NULL;	/* the record is richer than the table: ours */
+	if (!c.out.json &&
+	    out_table_new(&t, "cpus", columns, NCOLUMNS, DEFAULT_COLUMNS, &table_opts, err)) {
 		err_msg("-o: %s", err);
 		return EXIT_ERROR;
 	}
-	if (c.json_path) {
-		jf = json_open_file(c.json_path);
+	if (c.out.json_file) {
+		jf = json_open_file(c.out.json_file);
 		if (!jf) {
-			err_msg("--json %s: %s", c.json_path, strerror(errno));
+			err_msg("--json-file: %s: %s", c.out.json_file, strerror(errno));
 			goto out;
 		}
 	}
@@ -497,6 +494,7 @@ int cmd_dhry(int argc, char **argv)
 		err_msg("%s", strerror(ENOMEM));
 		goto out;
 	}
+	t0 = now_s();
 	n = dhry_measure(&c.run, res, n);
 	if (n < 0) {
 		err_msg("%s", strerror(-n));
@@ -505,19 +503,12 @@ int cmd_dhry(int argc, char **argv)
 	median = score_all(res, n, c.threshold, sc);
 
 	ret = strcmp(verdict(res, sc, n), "failed") ? EXIT_PASSED : EXIT_ERROR;
-	if (t) {
-		int err_print = print_table(t, res, sc, n);
-
-		if (err_print) {
-			err_msg("write error: %s", strerror(-err_print));
-			ret = EXIT_ERROR;
-		}
-	}
-	if (jf) {
-		if (write_json_file(&c, jf, res, sc, n, median))
-			ret = EXIT_ERROR;
-		jf = NULL;
-	}
+	/* a write error on stdout is main()'s to report, once */
+	if (t)
+		print_table(t, res, sc, n);
+	if (write_records(&c, jf, res, sc, n, median, now_s() - t0))
+		ret = EXIT_ERROR;
+	jf = NULL;
 	report(&c, res, sc, n);
 out:
 	if (jf)

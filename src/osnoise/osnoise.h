@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "cli.h"
 #include "parse.h"
 
 enum noise_mode {
@@ -89,7 +90,8 @@ struct noise_params {
 	struct noise_event *events;	/* -e, in the order given */
 	struct action_list threshold_actions;	/* --on-threshold, -t, -a */
 	struct action_list end_actions;		/* --on-end */
-	const char *json_path;		/* --json FILE, "-" for stdout */
+	bool json_stdout;		/* -J: the record on stdout, no tables */
+	const char *json_file;		/* --json-file FILE, "-" for stdout */
 };
 
 /* What the table shows for one CPU: sums over every period seen. */
@@ -164,6 +166,11 @@ extern const struct noise_backend noise_sampler_backend;
 bool noise_tracer_available(void);
 
 /* cli.c */
+/* The options of osnoise top and hwnoise (options.c), and top's spec (cli.h). */
+extern const struct cli_option noise_options[];
+extern const struct cli_spec osnoise_top_cli;
+
+/* 0, or CLI_EXIT / CLI_ERROR (cli.h) with the help or the error printed. */
 int noise_parse_args(int argc, char **argv, enum noise_mode mode, struct noise_params *p);
 void noise_params_free(struct noise_params *p);
 

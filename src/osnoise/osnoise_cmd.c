@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
+#include "json.h"
 #include "msg.h"
 #include "osnoise.h"
 
@@ -20,16 +22,26 @@ static void osnoise_usage(FILE *f)
 		RTLA_VERSION);
 }
 
+static const struct cli_spec *const osnoise_verbs[] = { &osnoise_top_cli, NULL };
+
+const struct cli_spec osnoise_cli = {
+	.command = "osnoise",
+	.options = noise_options,
+	.style = CLI_STYLE_UPSTREAM,
+	.usage = osnoise_usage,
+	.verbs = osnoise_verbs,
+};
+
 int noise_cmd_run(int argc, char **argv, enum noise_mode mode)
 {
 	struct noise_params p;
 	int ret;
 
-	/* upstream's messages carry no prefix; scripts grep for them */
-	msg_set_prefix(NULL);
+	if (mode == MODE_OSNOISE)
+		json_set_command("osnoise top");	/* with or without the word "top" */
 	ret = noise_parse_args(argc, argv, mode, &p);
 	if (ret)
-		return ret > 0 ? EXIT_PASSED : EXIT_ERROR;
+		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
 	ret = noise_run_top(&p);
 	noise_params_free(&p);
 	return ret;
@@ -37,15 +49,14 @@ int noise_cmd_run(int argc, char **argv, enum noise_mode mode)
 
 int cmd_osnoise(int argc, char **argv)
 {
-	if (argc < 2 || argv[1][0] == '-') {
-		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-			osnoise_usage(stderr);
-			return EXIT_PASSED;
-		}
-		return noise_cmd_run(argc, argv, MODE_OSNOISE);
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		osnoise_usage(stdout);
+		return EXIT_PASSED;
 	}
+	if (argc < 2 || argv[1][0] == '-')
+		return noise_cmd_run(argc, argv, MODE_OSNOISE);
 	if (!strcmp(argv[1], "top"))
 		return noise_cmd_run(argc - 1, argv + 1, MODE_OSNOISE);
-	err_msg("osnoise: unknown mode '%s' (modes: top); see 'rtla osnoise --help'", argv[1]);
+	err_msg("unknown mode: '%s' (modes: top)", argv[1]);
 	return EXIT_ERROR;
 }

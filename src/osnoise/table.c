@@ -128,22 +128,17 @@ static void json_options(struct json *j, const struct noise_params *p)
 	json_object_end(j);
 }
 
-int noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
+void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 {
 	const struct noise_params *p = run->params;
-	struct utsname uts;
 	struct json j;
-	int ret;
 
-	uname(&uts);
 	json_init(&j, f);
-	json_object_begin(&j, NULL);
-	json_str(&j, "tool", p->mode == MODE_HWNOISE ? "hwnoise" : "osnoise top");
-	json_str(&j, "version", RTLA_VERSION);
-	json_str(&j, "kernel", uts.release);
+	json_record_begin(&j, NOISE_SCHEMA_VERSION);
+	json_double(&j, "duration_s", elapsed_s, 3);
+	json_str(&j, "verdict", run->stop_hit ? "stopped" : "passed");
 	json_str(&j, "backend", run->backend->name);
 	json_options(&j, p);
-	json_double(&j, "duration_s", elapsed_s, 3);
 	json_array_begin(&j, "cpus");
 	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
 		const struct noise_cpu *c = &run->cpu[cpu];
@@ -158,12 +153,12 @@ int noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 		json_double(&j, "cpu_available_pct", noise_cpu_avail(c) / 100000.0, 5);
 		json_u64(&j, "max_noise_us", c->max_noise);
 		json_u64(&j, "max_single_us", c->max_sample);
-		json_u64(&j, "hw", c->hw);
-		json_u64(&j, "nmi", c->nmi);
+		json_u64(&j, "hw_count", c->hw);
+		json_u64(&j, "nmi_count", c->nmi);
 		if (p->mode == MODE_OSNOISE) {
-			json_u64(&j, "irq", c->irq);
-			json_u64(&j, "softirq", c->softirq);
-			json_u64(&j, "thread", c->thread);
+			json_u64(&j, "irq_count", c->irq);
+			json_u64(&j, "softirq_count", c->softirq);
+			json_u64(&j, "thread_count", c->thread);
 		}
 		json_object_end(&j);
 	}
@@ -173,7 +168,6 @@ int noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 		json_null(&j, "missed_events");
 	else
 		json_u64(&j, "missed_events", run->missed_events);
-	json_str(&j, "verdict", run->stop_hit ? "stopped" : "passed");
 	if (run->stop_hit) {
 		json_object_begin(&j, "stop");
 		json_str(&j, "condition", run->stop_reason);
@@ -190,8 +184,4 @@ int noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 		json_null(&j, "stop");
 	}
 	json_object_end(&j);
-	ret = json_close_file(f);
-	if (ret)
-		err_msg("cannot write %s: %s", p->json_path, strerror(-ret));
-	return ret;
 }

@@ -14,7 +14,9 @@
 void noise_table_print(FILE *f, const struct noise_run *run, time_t now);
 /* "% CPU Aval" in hundred-thousandths of a percent, without overflow. */
 unsigned long long noise_cpu_avail(const struct noise_cpu *c);
-/* The record a CI gate keeps: options, per-CPU results, verdict; closes f. */
-int noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s);
+/* Version of the run record; it changes when a field changes meaning. */
+#define NOISE_SCHEMA_VERSION	1
+/* The record a CI gate keeps: the envelope, options, per-CPU results, verdict. */
+void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s);
 
 #endif

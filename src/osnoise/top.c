@@ -20,6 +20,7 @@
 #include "actions.h"
 #include "commands.h"
 #include "json.h"
+#include "output.h"
 #include "msg.h"
 #include "osnoise.h"
 #include "table.h"
@@ -111,28 +112,6 @@ static void set_house_keeping(const struct noise_params *p)
 		debug_msg("automatic house keeping failed: %s", strerror(errno));
 }
 
-/*
- * --json - puts the record alone on stdout, for a pipe into a JSON reader:
- * the tables and messages the run prints go to stderr instead.
- */
-static FILE *open_json(const char *path)
-{
-	FILE *f;
-	int fd;
-
-	if (strcmp(path, "-"))
-		return json_open_file(path);
-	fflush(stdout);
-	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	dup2(STDERR_FILENO, STDOUT_FILENO);
-	return f;
-}
-
 static double seconds_since(const struct timespec *t0)
 {
 	struct timespec now;
@@ -169,16 +148,37 @@ static void print_refresh(struct noise_run *run, struct tui *tui)
 	if (!run->params->debug)
 		fputs("\033c", stdout);
 	noise_table_print(stdout, run, time(NULL));
-	fflush(stdout);
+	/* the reader is gone ("| head"): end the run as a Ctrl-C would, quietly */
+	if (out_flush_stdout() == -EPIPE && !run->stop_requested)
+		run->stop_requested = 1;
 }
 
 static void print_final(struct noise_run *run)
 {
+	if (run->params->json_stdout)
+		return;
 	if (!run->params->quiet && !run->params->debug)
 		fputs("\033c", stdout);
 	if (run->note)
 		printf("%s\n", run->note);
 	noise_table_print(stdout, run, time(NULL));
+}
+
+/* The record on stdout (-J) and in the --json-file; false if it could not be written. */
+static bool write_records(struct noise_run *run, FILE *json, double elapsed_s)
+{
+	const struct noise_params *p = run->params;
+	int ret = 0;
+
+	if (p->json_stdout)
+		noise_json_write(run, stdout, elapsed_s);
+	if (json) {
+		noise_json_write(run, json, elapsed_s);
+		ret = json_close_file(json);
+		if (ret)
+			err_msg("--json-file: %s: %s", p->json_file, strerror(-ret));
+	}
+	return !ret;
 }
 
 /* The measurement loop; returns with the backend halted. */
@@ -215,10 +215,12 @@ int noise_run_top(struct noise_params *p)
 	if (check_backend_options(p, run.backend))
 		return EXIT_ERROR;
 	/* a record that cannot be written must not cost a whole run to find out */
-	if (p->json_path && !(json = open_json(p->json_path))) {
-		err_msg("cannot write %s: %s", p->json_path, strerror(errno));
+	if (p->json_file && !(json = json_open_file(p->json_file))) {
+		err_msg("--json-file: %s: %s", p->json_file, strerror(errno));
 		return EXIT_ERROR;
 	}
+	if (p->json_stdout)
+		p->quiet = true;	/* -J: the record alone on stdout */
 	run.cpu = calloc(p->nr_cpus, sizeof(*run.cpu));
 	if (!run.cpu)
 		goto out_json;
@@ -242,9 +244,9 @@ int noise_run_top(struct noise_params *p)
 	print_final(&run);
 	actions_run(&p->end_actions, &run);
 	if (run.stop_hit)
-		printf("osnoise hit stop tracing\n");
+		fprintf(p->json_stdout ? stderr : stdout, "osnoise hit stop tracing\n");
 	status = run.stop_hit ? EXIT_STOPPED : EXIT_PASSED;
-	if (json && noise_json_write(&run, json, seconds_since(&t0)))
+	if (!write_records(&run, json, seconds_since(&t0)))
 		status = EXIT_ERROR;
 	json = NULL;
 
@@ -254,7 +256,7 @@ out_teardown:
 	run.backend->teardown(&run);
 	free(run.cpu);
 out_json:
-	if (json)
+	if (json && json != stdout)
 		fclose(json);
 	return status;
 }

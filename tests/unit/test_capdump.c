@@ -5,6 +5,7 @@
  * the option parser.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "capdump/capdump.h"
+#include "cli.h"
 #include "parse.h"
 #include "tap.h"
 
@@ -82,45 +84,84 @@ static void test_status(void)
 	   "status without a final newline");
 }
 
+/* NAMES(nm, set, want, description): capdump_set_names() into a full-size buffer */
+#define NAMES(nm, set, want, ...) do { \
+	char b_[CAPDUMP_NAMES_MAX]; \
+	is_str(capdump_set_names(nm, set, b_, sizeof(b_)), want, __VA_ARGS__); \
+} while (0)
+
 static void test_names(void)
 {
+	const uint64_t full40 = 0x1ffffffffffULL, full37 = 0x3fffffffffULL;
 	struct capdump_names nm, old;
-	char buf[CAPDUMP_NAMES_MAX];
+	char buf[CAPDUMP_NAMES_MAX], small[32];
+	int commas = 0;
 
-	ok(capdump_known_mask(40) == 0x1ffffffffffULL, "known mask for cap_last_cap 40");
+	ok(capdump_known_mask(40) == full40, "known mask for cap_last_cap 40");
 	ok(capdump_known_mask(63) == ~0ULL && capdump_known_mask(-1) == 0, "known mask limits");
 
-	if (!ok(capdump_names_init(&nm, 40) == 0, "names: init"))
+	if (!ok(capdump_names_init(&nm, 40) == 0, "names: init for cap_last_cap 40"))
 		return;
-	is_str(capdump_set_names(&nm, 0x3000, buf, sizeof(buf)), "cap_net_admin,cap_net_raw",
-	       "names: libcap names, low bit first");
-	is_str(capdump_set_names(&nm, 0, buf, sizeof(buf)), "", "names: empty set");
-	is_str(capdump_set_names(&nm, 1ULL << 40, buf, sizeof(buf)), "cap_checkpoint_restore",
-	       "names: cap_last_cap itself");
-	is_str(capdump_set_names(&nm, 0x1ffffffffffULL, buf, sizeof(buf)), "full",
-	       "names: every known capability is 'full'");
-	is_str(capdump_set_names(&nm, 0x3ffffffffffULL, buf, sizeof(buf)), "full,cap_41",
-	       "names: full plus an unknown bit 41");
-	is_str(capdump_set_names(&nm, 1ULL << 41 | 1ULL << 63 | 1, buf, sizeof(buf)),
-	       "cap_chown,cap_41,cap_63", "names: bits above cap_last_cap are cap_N");
-	capdump_set_names(&nm, 0x1fffeffffffULL, buf, sizeof(buf));
-	{
-		int commas = 0;
+	NAMES(&nm, 0, "", "names: the empty set is empty text");
+	NAMES(&nm, 0x3000, "cap_net_admin,cap_net_raw", "names: libcap names, low bit first");
+	NAMES(&nm, 1 | 1ULL << 13, "cap_chown,cap_net_raw", "names: a small set is its names");
+	NAMES(&nm, 1ULL << 40, "cap_checkpoint_restore", "names: cap_last_cap itself");
+	NAMES(&nm, full40, "all", "names: every known capability is 'all'");
+	NAMES(&nm, full40 & ~(1ULL << 16), "all,-cap_sys_module",
+	      "names: all but one is 'all' less that one");
+	NAMES(&nm, full40 & ~(1ULL << 13 | 1ULL << 16), "all,-cap_net_raw,-cap_sys_module",
+	      "names: all but two, lowest bit first");
+	NAMES(&nm, full40 & ~(1ULL << 24), "all,-cap_sys_resource",
+	      "names: the bounding set of the capture machine (bit 24 dropped)");
+	NAMES(&nm, full40 | 1ULL << 41, "all,41", "names: an unknown bit 41 follows 'all' by number");
+	NAMES(&nm, (full40 & ~1ULL) | 1ULL << 41 | 1ULL << 63, "all,-cap_chown,41,63",
+	      "names: unknown bits follow the names lacked");
+	NAMES(&nm, 1 | 1ULL << 63, "cap_chown,63", "names: an unknown bit 63 after a name");
+	NAMES(&nm, 1ULL << 41 | 1ULL << 63, "41,63", "names: only unknown bits");
+	NAMES(&nm, ~0ULL, "all,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63",
+	      "names: every bit: unknown ones are never folded into 'all'");
 
-		for (char *p = buf; *p; p++)
-			commas += *p == ',';
-		ok(commas == 39 && !strstr(buf, "cap_sys_resource") &&
-		   !strncmp(buf, "cap_chown,", 10) && strstr(buf, ",cap_checkpoint_restore"),
-		   "names: all but cap_sys_resource is a list of the other 40");
-	}
+	/* the crossover: the shorter form wins, whichever it is */
+	capdump_set_names(&nm, full40 >> 20, buf, sizeof(buf));
+	ok(!strncmp(buf, "cap_chown,", 10) && !strstr(buf, "all"),
+	   "names: bits 0-20 are shorter as a list: %s", buf);
+	capdump_set_names(&nm, full40 & ~0xfULL & ~(1ULL << 40), buf, sizeof(buf));
+	is_str(buf, "all,-cap_chown,-cap_dac_override,-cap_dac_read_search,-cap_fowner,"
+	       "-cap_checkpoint_restore", "names: five lacked are shorter than 36 held");
+	for (char *p = buf; *p; p++)
+		commas += *p == ',';
+	ok(commas == 5, "names: one comma per name lacked");
+	capdump_set_names(&nm, full40 & 0x7ffff0000ULL, buf, sizeof(buf));
+	ok(!strncmp(buf, "cap_sys_module,", 15) && !strchr(buf, '-') && !strstr(buf, "all"),
+	   "names: 19 held of 41 are shorter as a list: %s", buf);
+
+	/* a buffer too small: nothing partial, which would read as a smaller set */
+	memset(small, 'x', sizeof(small));
+	ok(capdump_set_names(&nm, 0x3000, small, 14) == NULL && errno == ERANGE && !small[0],
+	   "names: too small a buffer is NULL, ERANGE, and empty text");
+	is_str(capdump_set_names(&nm, 0x3000, small, 26), "cap_net_admin,cap_net_raw",
+	       "names: a buffer of exactly the text and its NUL is enough");
+	ok(capdump_set_names(&nm, 0x3000, small, 25) == NULL && !small[0],
+	   "names: one byte short is too small");
+	is_str(capdump_set_names(&nm, full40, small, 4), "all", "names: 'all' in four bytes");
+	ok(capdump_set_names(&nm, full40 | 1ULL << 41, small, 6) == NULL && !small[0],
+	   "names: too small for the unknown bit after 'all'");
+	small[0] = 'x';
+	ok(capdump_set_names(&nm, 1, small, 0) == NULL && small[0] == 'x',
+	   "names: a zero-length buffer is not written");
+	is_str(capdump_set_names(&nm, 0, small, 1), "", "names: the empty set fits in one byte");
 	capdump_names_free(&nm);
 
-	/* a board whose kernel stops before cap_bpf: libcap knows it, the kernel does not */
-	if (ok(capdump_names_init(&old, 38) == 0, "names: init for cap_last_cap 38")) {
-		is_str(capdump_set_names(&old, 3ULL << 38, buf, sizeof(buf)), "cap_perfmon,cap_39",
-		       "names: above the kernel's cap_last_cap even if libcap knows it");
-		is_str(capdump_set_names(&old, 0x7fffffffffULL, buf, sizeof(buf)), "full",
-		       "names: full is relative to cap_last_cap");
+	/* a board whose kernel stops before cap_perfmon: libcap knows it, the kernel does not */
+	if (ok(capdump_names_init(&old, 37) == 0, "names: init for cap_last_cap 37")) {
+		NAMES(&old, full37, "all", "names 37: 'all' is relative to cap_last_cap");
+		NAMES(&old, full37 & ~(1ULL << 37), "all,-cap_audit_read",
+		      "names 37: all but cap_last_cap itself");
+		NAMES(&old, full37 | 3ULL << 38, "all,38,39",
+		      "names 37: cap_perfmon and cap_bpf above cap_last_cap are numbers");
+		NAMES(&old, 1ULL << 13 | 1ULL << 39, "cap_net_raw,39",
+		      "names 37: a number even where libcap has a name");
+		NAMES(&old, full40, "all,38,39,40", "names 37: a 6.x full set on a 5.x kernel");
 		capdump_names_free(&old);
 	}
 }
@@ -278,48 +319,55 @@ static void test_xattr(void)
 	   "xattr: unknown flag bits are kept for a note");
 }
 
-static int parse(struct capdump_opts *o, char *err, ...)
+/* The messages are cli.c's (test_cli); here only what the options mean. */
+static int parse(struct capdump_opts *o, ...)
 {
 	char *argv[16];
-	int argc = 0;
+	int argc = 0, ret, saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
 	va_list ap;
 
 	argv[argc++] = "capdump";
-	va_start(ap, err);
+	va_start(ap, o);
 	while (argc < 15 && (argv[argc] = va_arg(ap, char *)))
 		argc++;
 	va_end(ap);
 	argv[argc] = NULL;
-	err[0] = '\0';
-	return capdump_parse_args(argc, argv, o, err);
+	fflush(stderr);
+	dup2(null, STDERR_FILENO);	/* errors and help are printed: keep TAP clean */
+	ret = capdump_parse_args(argc, argv, o);
+	fflush(stdout);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(null);
+	return ret;
 }
 
 static void test_args(void)
 {
 	struct capdump_opts o;
-	char err[PARSE_ERR_MAX];
 
-	ok(!parse(&o, err, NULL) && !o.all && !o.nargs, "args: none");
-	ok(!parse(&o, err, "-a", "--names", "-J", "-o", "PID,CAPEFF", NULL) && o.all && o.names &&
+	ok(!parse(&o, NULL) && !o.all && !o.nargs, "args: none");
+	ok(!parse(&o, "-a", "--names", "-J", "-o", "PID,CAPEFF", NULL) && o.all && o.names &&
 	   o.out.json && !strcmp(o.out.columns, "PID,CAPEFF"), "args: -a --names -J -o");
-	ok(!parse(&o, err, "1", "--diff", "42", NULL) && o.diff && o.nargs == 2 &&
+	ok(!parse(&o, "--json-file", "x.json", NULL) && !strcmp(o.out.json_file, "x.json"),
+	   "args: --json-file FILE");
+	ok(!parse(&o, "1", "--diff", "42", NULL) && o.diff && o.nargs == 2 &&
 	   !strcmp(o.args[1], "42"), "args: PIDs around an option");
-	is_int(parse(&o, err, "12x", NULL), -EINVAL, "args: a non-numeric PID");
-	is_str(err, "'12x' is not a PID", "args: the bad PID is named");
-	is_int(parse(&o, err, "0", NULL), -EINVAL, "args: PID 0 is not a process");
-	is_int(parse(&o, err, "99999999999", NULL), -EINVAL, "args: a PID beyond int");
-	is_int(parse(&o, err, "--", "-5", NULL), -EINVAL, "args: a negative PID after --");
-	is_int(parse(&o, err, "-x", NULL), -EINVAL, "args: an unknown short option");
-	is_str(err, "unknown option '-x'", "args: it is named");
-	is_int(parse(&o, err, "--bogus", NULL), -EINVAL, "args: an unknown long option");
-	is_str(err, "unknown option '--bogus'", "args: it is named");
-	is_int(parse(&o, err, "-o", NULL), -EINVAL, "args: -o without columns");
-	is_int(parse(&o, err, "-R", NULL), -EINVAL, "args: -R without --files");
-	is_int(parse(&o, err, "--files", NULL), -EINVAL, "args: --files without a PATH");
-	is_int(parse(&o, err, "--files", "--diff", "/x", NULL), -EINVAL, "args: --files with --diff");
-	ok(!parse(&o, err, "--files", "-R", "/usr/bin", "not-a-pid", NULL) && o.files &&
+	is_int(parse(&o, "12x", NULL), CLI_ERROR, "args: a non-numeric PID");
+	is_int(parse(&o, "0", NULL), CLI_ERROR, "args: PID 0 is not a process");
+	is_int(parse(&o, "99999999999", NULL), CLI_ERROR, "args: a PID beyond int");
+	is_int(parse(&o, "--", "-5", NULL), CLI_ERROR, "args: a negative PID after --");
+	is_int(parse(&o, "-x", NULL), CLI_ERROR, "args: an unknown short option");
+	is_int(parse(&o, "--bogus", NULL), CLI_ERROR, "args: an unknown long option");
+	is_int(parse(&o, "-o", NULL), CLI_ERROR, "args: -o without columns");
+	is_int(parse(&o, "--json-file", "-q", NULL), CLI_ERROR, "args: a FILE that looks like an option");
+	is_int(parse(&o, "-R", NULL), CLI_ERROR, "args: -R without --files");
+	is_int(parse(&o, "--files", NULL), CLI_ERROR, "args: --files without a PATH");
+	is_int(parse(&o, "--files", "--diff", "/x", NULL), CLI_ERROR, "args: --files with --diff");
+	ok(!parse(&o, "--files", "-R", "/usr/bin", "not-a-pid", NULL) && o.files &&
 	   o.recursive && o.nargs == 2, "args: --files takes paths, not PIDs");
-	ok(!parse(&o, err, "--help", "junk", NULL) && o.help, "args: --help wins");
+	is_int(parse(&o, "--help", "junk", NULL), CLI_EXIT, "args: --help wins");
+	is_int(parse(&o, "-V", NULL), CLI_EXIT, "args: -V prints the version");
 }
 
 int main(void)

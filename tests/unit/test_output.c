@@ -57,9 +57,38 @@ static char *render(const struct out_opts *o, int *ret)
 	return buf;
 }
 
+/* A table without rows, and an out_set_none() cell in JSON. */
+static char *render_empty(const struct out_opts *o, int *ret)
+{
+	static char buf[4096];
+	char err[PARSE_ERR_MAX];
+	struct out_table *t;
+	FILE *f = tmpfile();
+	int saved = dup(1);
+	size_t n;
+
+	*ret = out_table_new(&t, "processes", cols, 4, "PID,COMMAND,CAPEFF", o, err);
+	if (*ret)
+		return strcpy(buf, err);
+	fflush(stdout);
+	dup2(fileno(f), 1);
+	*ret = out_table_print(t);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	out_table_free(t);
+	rewind(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
 int main(void)
 {
 	struct out_opts o = { 0 };
+
+	json_set_command("test");
 	char *s;
 	int ret;
 
@@ -88,10 +117,15 @@ int main(void)
 	o.columns = NULL;
 	o.json = true;
 	s = render(&o, &ret);
-	is_str(s, "{\n   \"processes\": [\n      {\n         \"pid\": 1,\n         \"command\": \"init\",\n"
-		  "         \"cap_eff\": \"000001ffffffffff\"\n      },{\n         \"pid\": 42,\n"
-		  "         \"command\": \"say \\\"hi\\\"\",\n         \"cap_eff\": \"0000000000000000\"\n"
-		  "      }\n   ]\n}\n", "json: keys, numbers as numbers, strings escaped");
+	ok(!strncmp(s, "{\n  \"schema\": {\n    \"name\": \"rtla-test\",\n    \"version\": 1\n  },\n"
+		       "  \"tool\": \"rtla\",\n", 67), "json: the record starts with the envelope");
+	ok(strstr(s, "\n  \"command\": \"test\",\n") && strstr(s, "\n  \"started\": \"") &&
+	   strstr(s, "\n  \"host\": \"") && strstr(s, "\n  \"kernel\": \""),
+	   "json: command, started, host and kernel in the envelope");
+	ok(strstr(s, "  \"processes\": [\n    {\n      \"pid\": 1,\n      \"command\": \"init\",\n"
+		     "      \"cap_eff\": \"000001ffffffffff\"\n    },\n    {\n      \"pid\": 42,\n"
+		     "      \"command\": \"say \\\"hi\\\"\",\n      \"cap_eff\": \"0000000000000000\"\n"
+		     "    }\n  ]\n}\n") != NULL, "json: keys, numbers as numbers, strings escaped");
 
 	o.columns = "pid,root";
 	s = render(&o, &ret);
@@ -101,7 +135,42 @@ int main(void)
 	o.columns = "PID,BOGUS";
 	s = render(&o, &ret);
 	is_int(ret, -EINVAL, "-o with an unknown column fails");
-	is_str(s, "unknown column: BOGUS", "-o names the unknown column");
+	is_str(s, "unknown column: 'BOGUS'", "-o names the unknown column");
+	o.columns = ",,,";
+	s = render(&o, &ret);
+	is_int(ret, -EINVAL, "-o with empty names fails");
+	is_str(s, "empty column name in ',,,'", "-o says the name is empty");
+
+	o.columns = NULL;
+	s = render_empty(&o, &ret);
+	is_str(s, "PID COMMAND CAPEFF\n", "an empty table prints its header");
+	o.noheadings = true;
+	s = render_empty(&o, &ret);
+	is_str(s, "", "an empty table with -n prints nothing");
+	o.noheadings = false;
+	o.json = true;
+	s = render_empty(&o, &ret);
+	ok(strstr(s, "  \"processes\": []\n}\n") != NULL, "an empty table in JSON: []");
+	o.json = false;
+
+	{
+		char path[] = "/tmp/rtla-test-output-XXXXXX", doc[4096];
+		int fd = mkstemp(path);
+		ssize_t n;
+
+		o.json_file = path;
+		s = render(&o, &ret);
+		ok(ret == 0 && !strncmp(s, "PID COMMAND", 11), "--json-file: the table still prints");
+		n = pread(fd, doc, sizeof(doc) - 1, 0);
+		doc[n > 0 ? n : 0] = '\0';
+		ok(strstr(doc, "\"schema\"") && strstr(doc, "\"pid\": 42"), "--json-file: the record");
+		close(fd);
+		unlink(path);
+		o.json_file = "/nonexistent-dir/r.json";
+		s = render(&o, &ret);
+		is_int(ret, -ENOENT, "--json-file in a missing directory fails");
+		o.json_file = NULL;
+	}
 
 	{
 		char *doc;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cli - the options of `rtla osnoise top` and `rtla hwnoise`.
+ * options - the options of `rtla osnoise top` and `rtla hwnoise`.
  *
  * Upstream rtla's option set (getopt era, Linux 6.12-7.1) with the same
  * meanings and defaults, parsed strictly: a value upstream would silently
- * misread is refused with a one-line reason. --backend and --json are ours.
+ * misread is refused with a one-line reason. --backend, -J and --json-file
+ * are ours. The option list is also hwnoise's and the help of both.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "actions.h"
+#include "cli.h"
 #include "msg.h"
 #include "osnoise.h"
 #include "parse.h"
@@ -23,67 +24,109 @@
 #define PERIOD_MAX_US	10000000LL	/* upstream: "Period longer than 10 s" */
 #define RUNTIME_MIN_US	100LL		/* upstream: "Runtime shorter than 100 us" */
 
-static const char *const usage_opts[] = {
-	"	  -a/--auto: set automatic trace mode, stopping the session if argument in us sample is hit",
-	"	  -p/--period us: osnoise period in us",
-	"	  -r/--runtime us: osnoise runtime in us",
-	"	  -s/--stop us: stop trace if a single sample is higher than the argument in us",
-	"	  -S/--stop-total us: stop trace if the total sample is higher than the argument in us",
-	"	  -T/--threshold us: the minimum delta to be considered a noise",
-	"	  -c/--cpus cpu-list: list of cpus to run osnoise threads",
-	"	  -H/--house-keeping cpus: run rtla control threads only on the given cpus",
-	"	  -C/--cgroup [cgroup_name]: set cgroup, if no cgroup_name is passed, the rtla's cgroup will be inherited",
-	"	  -d/--duration time[s|m|h|d]: duration of the session",
-	"	  -D/--debug: print debug info",
-	"	  -t/--trace [file]: save the stopped trace to [file|osnoise_trace.txt]",
-	"	  -e/--event <sys:event>: enable the <sys:event> in the trace instance, multiple -e are allowed",
-	"	     --filter <filter>: enable a trace event filter to the previous -e event",
-	"	     --trigger <trigger>: enable a trace event trigger to the previous -e event",
-	"	  -q/--quiet print only a summary at the end",
-	"	  -P/--priority o:prio|r:prio|f:prio|d:runtime:period : set scheduling parameters",
-	"		o:prio - use SCHED_OTHER with prio",
-	"		r:prio - use SCHED_RR with prio",
-	"		f:prio - use SCHED_FIFO with prio",
-	"		d:runtime[us|ms|s]:period[us|ms|s] - use SCHED_DEADLINE with runtime and period",
-	"						       in nanoseconds",
-	"	     --warm-up s: let the workload run for s seconds before collecting data",
-	"	     --trace-buffer-size kB: set the per-cpu trace buffer size in kB",
-	"	     --on-threshold <action>: define action to be executed at stop-total threshold, multiple are allowed",
-	"	     --on-end: define action to be executed at measurement end, multiple are allowed",
-	"	     --backend auto|tracer|sampler: measure with the kernel osnoise tracer or the user-space",
-	"		sampler (kernels without the tracer); auto takes the tracer when the kernel has it",
-	"	     --json file: write the run record (options, per-cpu results, verdict) as JSON, - for stdout",
-	NULL,
+static void top_usage(FILE *f);
+static void hwnoise_usage(FILE *f);
+
+enum {
+	OPT_TRIGGER = CLI_LONG, OPT_FILTER, OPT_WARMUP, OPT_BUFFER, OPT_ON_THRESHOLD, OPT_ON_END,
+	OPT_BACKEND, OPT_JSON_FILE,
 };
 
-static void noise_usage(enum noise_mode mode)
+/* Upstream rtla's options and help lines (7.1), in its order; ours after them. */
+const struct cli_option noise_options[] = {
+	CLI_OPT_HELP("print this menu"),
+	CLI_VALUE('a', "auto", "us",
+		  "set automatic trace mode, stopping the session if argument in us sample is hit"),
+	CLI_VALUE('p', "period", "us", "osnoise period in us"),
+	CLI_VALUE('r', "runtime", "us", "osnoise runtime in us"),
+	CLI_VALUE('s', "stop", "us",
+		  "stop trace if a single sample is higher than the argument in us"),
+	CLI_VALUE('S', "stop-total", "us",
+		  "stop trace if the total sample is higher than the argument in us"),
+	CLI_VALUE('T', "threshold", "us", "the minimum delta to be considered a noise"),
+	CLI_VALUE('c', "cpus", "cpu-list", "list of cpus to run osnoise threads",
+		  .complete = CLI_COMP_CPUS),
+	CLI_VALUE('H', "house-keeping", "cpus", "run rtla control threads only on the given cpus",
+		  .complete = CLI_COMP_CPUS),
+	CLI_OPTIONAL('C', "cgroup", "[cgroup_name]",
+		     "set cgroup, if no cgroup_name is passed, the rtla's cgroup will be inherited"),
+	CLI_VALUE('d', "duration", "time[s|m|h|d]", "duration of the session"),
+	CLI_FLAG('D', "debug", "print debug info"),
+	CLI_OPTIONAL('t', "trace", "[file]", "save the stopped trace to [file|osnoise_trace.txt]",
+		     .complete = CLI_COMP_FILE),
+	CLI_VALUE('e', "event", "<sys:event>",
+		  "enable the <sys:event> in the trace instance, multiple -e are allowed"),
+	CLI_VALUE(OPT_FILTER, "filter", "<filter>",
+		  "enable a trace event filter to the previous -e event"),
+	CLI_VALUE(OPT_TRIGGER, "trigger", "<trigger>",
+		  "enable a trace event trigger to the previous -e event"),
+	CLI_FLAG('q', "quiet", "print only a summary at the end"),
+	CLI_VALUE('P', "priority", "o:prio|r:prio|f:prio|d:runtime:period",
+		  "set scheduling parameters\n"
+		  "\t\to:prio - use SCHED_OTHER with prio (the nice value, -20..19)\n"
+		  "\t\tr:prio - use SCHED_RR with prio\n"
+		  "\t\tf:prio - use SCHED_FIFO with prio\n"
+		  "\t\td:runtime[us|ms|s]:period[us|ms|s] - use SCHED_DEADLINE with runtime and period\n"
+		  "\t\t\t\t\t\t       (in nanoseconds when no unit is given)"),
+	CLI_VALUE(OPT_WARMUP, "warm-up", "s",
+		  "let the workload run for s seconds before collecting data"),
+	CLI_VALUE(OPT_BUFFER, "trace-buffer-size", "kB", "set the per-cpu trace buffer size in kB"),
+	CLI_VALUE(OPT_ON_THRESHOLD, "on-threshold", "<action>",
+		  "define action to be executed when a stop threshold (-s or -S) is hit, "
+		  "multiple are allowed"),
+	CLI_VALUE(OPT_ON_END, "on-end", "<action>",
+		  "define action to be executed at measurement end, multiple are allowed"),
+	CLI_VALUE(OPT_BACKEND, "backend", "auto|tracer|sampler",
+		  "measure with the kernel osnoise tracer or the user-space\n"
+		  "\t\tsampler (kernels without the tracer); auto takes the tracer when the kernel has it",
+		  .complete = CLI_COMP_WORDS, .words = "auto tracer sampler"),
+	CLI_FLAG('J', "json", "print the run record (options, per-cpu results, verdict) as JSON\n"
+		 "\t\ton stdout instead of the tables"),
+	CLI_VALUE(OPT_JSON_FILE, "json-file", "FILE",
+		  "also write the run record as JSON to FILE (- for stdout)",
+		  .flags = CLI_FILE, .complete = CLI_COMP_FILE),
+	CLI_OPT_VERSION("print the version"),
+	CLI_OPT_END
+};
+
+const struct cli_spec osnoise_top_cli = {
+	.command = "osnoise top",
+	.options = noise_options,
+	.style = CLI_STYLE_UPSTREAM,
+	.usage = top_usage,
+};
+
+const struct cli_spec hwnoise_cli = {
+	.command = "hwnoise",
+	.options = noise_options,
+	.style = CLI_STYLE_UPSTREAM,
+	.usage = hwnoise_usage,
+};
+
+/* upstream's common_usage(): the tool and its mode, the synopsis, the option lines */
+static void noise_usage(FILE *f, enum noise_mode mode)
 {
 	bool hw = mode == MODE_HWNOISE;
 
-	fprintf(stderr, "rtla %s%s: %s (version %s)\n\n", hw ? "hwnoise" : "osnoise",
+	fprintf(f, "rtla %s%s: %s (version %s)\n\n", hw ? "hwnoise" : "osnoise",
 		hw ? "" : " top",
 		hw ? "a summary of hardware-related noise" : "a per-cpu summary of the OS noise",
 		RTLA_VERSION);
-	fprintf(stderr, "  usage: [rtla] %s %s [-h] ", hw ? "hwnoise" : "osnoise", hw ? "" : "[top]");
+	fprintf(f, "  usage: [rtla] %s %s [-h] ", hw ? "hwnoise" : "osnoise", hw ? "" : "[top]");
 	fputs("[-q] [-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n"
 	      "	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n"
-	      "	  [-c cpu-list] [-H cpu-list] [-P priority] [-C [cgroup_name]] [--warm-up s]\n\n"
-	      "	  -h/--help: print this menu\n", stderr);
-	for (int i = 0; usage_opts[i]; i++)
-		fprintf(stderr, "%s\n", usage_opts[i]);
+	      "	  [-c cpu-list] [-H cpu-list] [-P priority] [-C [cgroup_name]] [--warm-up s]\n\n", f);
+	cli_print_options(hw ? &hwnoise_cli : &osnoise_top_cli, f);
 }
 
-/*
- * The optional argument of -t and -C may follow as "-tFILE", "-t=FILE" or
- * as the next word ("-t FILE"), but never swallows the next option.
- */
-static const char *optional_arg(int argc, char **argv)
+static void top_usage(FILE *f)
 {
-	if (optarg)
-		return optarg[0] == '=' ? optarg + 1 : optarg;
-	if (optind < argc && argv[optind][0] != '-')
-		return argv[optind++];
-	return NULL;
+	noise_usage(f, MODE_OSNOISE);
+}
+
+static void hwnoise_usage(FILE *f)
+{
+	noise_usage(f, MODE_HWNOISE);
 }
 
 static int add_event(struct noise_params *p, const char *spec, char *err)
@@ -129,41 +172,8 @@ static int parse_backend(const char *s, enum noise_backend_kind *kind, char *err
 	return -EINVAL;
 }
 
-enum {
-	OPT_TRIGGER = 256, OPT_FILTER, OPT_WARMUP, OPT_BUFFER, OPT_ON_THRESHOLD, OPT_ON_END,
-	OPT_BACKEND, OPT_JSON,
-};
-
-static const struct option long_options[] = {
-	{ "auto",		required_argument, NULL, 'a' },
-	{ "cpus",		required_argument, NULL, 'c' },
-	{ "cgroup",		optional_argument, NULL, 'C' },
-	{ "debug",		no_argument,	   NULL, 'D' },
-	{ "duration",		required_argument, NULL, 'd' },
-	{ "event",		required_argument, NULL, 'e' },
-	{ "house-keeping",	required_argument, NULL, 'H' },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ "period",		required_argument, NULL, 'p' },
-	{ "priority",		required_argument, NULL, 'P' },
-	{ "quiet",		no_argument,	   NULL, 'q' },
-	{ "runtime",		required_argument, NULL, 'r' },
-	{ "stop",		required_argument, NULL, 's' },
-	{ "stop-total",		required_argument, NULL, 'S' },
-	{ "threshold",		required_argument, NULL, 'T' },
-	{ "trace",		optional_argument, NULL, 't' },
-	{ "trigger",		required_argument, NULL, OPT_TRIGGER },
-	{ "filter",		required_argument, NULL, OPT_FILTER },
-	{ "warm-up",		required_argument, NULL, OPT_WARMUP },
-	{ "trace-buffer-size",	required_argument, NULL, OPT_BUFFER },
-	{ "on-threshold",	required_argument, NULL, OPT_ON_THRESHOLD },
-	{ "on-end",		required_argument, NULL, OPT_ON_END },
-	{ "backend",		required_argument, NULL, OPT_BACKEND },
-	{ "json",		required_argument, NULL, OPT_JSON },
-	{ NULL },
-};
-
-/* Apply one option; returns 0, 1 for "help printed", or -EINVAL with *what/err set. */
-static int apply_option(int c, int argc, char **argv, struct noise_params *p,
+/* Apply one option; returns 0, or -EINVAL with *what/err set. */
+static int apply_option(int c, const char *optarg, struct noise_params *p,
 			const char **trace_file, const char **what, char *err)
 {
 	struct noise_event *ev;
@@ -184,7 +194,7 @@ static int apply_option(int c, int argc, char **argv, struct noise_params *p,
 		return parse_cpu_list(optarg, p->nr_cpus, &p->cpus, err);
 	case 'C':
 		p->cgroup = true;
-		p->cgroup_name = optional_arg(argc, argv);
+		p->cgroup_name = optarg;
 		return 0;
 	case 'D':
 		p->debug = true;
@@ -200,9 +210,6 @@ static int apply_option(int c, int argc, char **argv, struct noise_params *p,
 		*what = "Invalid -H house keeping cpu list";
 		p->hk_given = true;
 		return parse_cpu_list(optarg, p->nr_cpus, &p->hk, err);
-	case 'h':
-		noise_usage(p->mode);
-		return 1;
 	case 'p':
 		*what = "Invalid -p period";
 		if (parse_us(optarg, LLONG_MAX, &v, err))
@@ -246,7 +253,7 @@ static int apply_option(int c, int argc, char **argv, struct noise_params *p,
 		*what = "Invalid -T threshold";
 		return parse_us(optarg, LLONG_MAX / 1000, &p->threshold_us, err);
 	case 't':
-		*trace_file = optional_arg(argc, argv);
+		*trace_file = optarg;
 		if (!*trace_file)
 			*trace_file = ACTION_DEFAULT_TRACE_FILE;
 		return 0;
@@ -279,14 +286,14 @@ static int apply_option(int c, int argc, char **argv, struct noise_params *p,
 	case OPT_BACKEND:
 		*what = "Invalid --backend";
 		return parse_backend(optarg, &p->backend, err);
-	case OPT_JSON:
-		p->json_path = optarg;
+	case 'J':
+		p->json_stdout = true;
+		return 0;
+	case OPT_JSON_FILE:
+		p->json_file = optarg;
 		return 0;
 	default:
-		*what = "Invalid option";
-		snprintf(err, PARSE_ERR_MAX, "see 'rtla %s --help'",
-			 p->mode == MODE_HWNOISE ? "hwnoise" : "osnoise top");
-		return -EINVAL;
+		return 0;
 	}
 }
 
@@ -312,11 +319,13 @@ static int check_params(struct noise_params *p, const char **what, char *err)
 	return 0;
 }
 
+/* 0, or CLI_EXIT (help or version printed) or CLI_ERROR (a usage error printed). */
 int noise_parse_args(int argc, char **argv, enum noise_mode mode, struct noise_params *p)
 {
 	const char *trace_file = NULL, *what = NULL;
 	char err[PARSE_ERR_MAX] = "";
-	int c, ret = 0;
+	struct cli_parser cp;
+	int id, ret = 0;
 
 	memset(p, 0, sizeof(*p));
 	p->mode = mode;
@@ -326,17 +335,19 @@ int noise_parse_args(int argc, char **argv, enum noise_mode mode, struct noise_p
 	for (int cpu = 0; cpu < p->nr_cpus; cpu++)
 		CPU_SET(cpu, &p->cpus);
 
-	opterr = 0;	/* our own one-line message instead of getopt's */
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:c:C::Dd:e:H:hp:P:qr:s:S:T:t::",
-				long_options, NULL)) != -1) {
-		ret = apply_option(c == '?' ? -1 : c, argc, argv, p, &trace_file, &what, err);
+	cli_begin(&cp, mode == MODE_HWNOISE ? &hwnoise_cli : &osnoise_top_cli, argc, argv);
+	while ((id = cli_next(&cp)) > 0) {
+		ret = apply_option(id, cp.arg, p, &trace_file, &what, err);
 		if (ret)
 			break;
 	}
-	if (!ret && optind < argc) {
-		what = "Invalid argument";
-		snprintf(err, PARSE_ERR_MAX, "'%s'", argv[optind]);
+	if (id < 0) {
+		noise_params_free(p);
+		return id;
+	}
+	if (!ret && cp.optind < argc) {
+		what = "unexpected argument";
+		snprintf(err, PARSE_ERR_MAX, "%s", argv[cp.optind]);
 		ret = -EINVAL;
 	}
 	if (!ret)
@@ -344,13 +355,15 @@ int noise_parse_args(int argc, char **argv, enum noise_mode mode, struct noise_p
 	if (!ret && trace_file)
 		ret = actions_add_trace(&p->threshold_actions, trace_file);
 	if (ret < 0) {
+		/* upstream's own words first ("Invalid -c cpu list"): scripts grep for them */
 		if (err[0])
 			err_msg("%s: %s", what ? what : "Invalid option", err);
 		else
 			err_msg("%s", what ? what : strerror(-ret));
 		noise_params_free(p);
+		return CLI_ERROR;
 	}
-	return ret;
+	return 0;
 }
 
 void noise_params_free(struct noise_params *p)

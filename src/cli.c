@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cli - getopt tables, --help lines and completion from one description.
+ *
+ * getopt_long itself does the parsing (so abbreviations, "--opt=value" and
+ * argument permutation behave as in every GNU tool); this file turns its
+ * '?' and ':' into one line that names the option, and adds what getopt
+ * lacks: upstream rtla's "-t FILE" optional-argument form and the FILE check.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "msg.h"
+#include "parse.h"
+#include "sysroot.h"
+
+static const struct cli_option builtin_help = CLI_OPT_HELP("show this help");
+static const struct cli_option builtin_version = CLI_OPT_VERSION("show the version");
+
+
+static bool spec_has(const struct cli_spec *spec, int id)
+{
+	for (const struct cli_option *o = spec->options; o->id; o++)
+		if (o->id == id)
+			return true;
+	return false;
+}
+
+static void add_option(struct cli_parser *p, const struct cli_option *o, int *nlong, size_t *nshort)
+{
+	static const int has_arg[] = {
+		[CLI_NO_ARG] = no_argument,
+		[CLI_ARG] = required_argument,
+		[CLI_OPT_ARG] = optional_argument,
+	};
+
+	if (o->id < CLI_LONG && *nshort + 3 < sizeof(p->shortopts)) {
+		p->shortopts[(*nshort)++] = o->id;
+		if (o->arg != CLI_NO_ARG)
+			p->shortopts[(*nshort)++] = ':';
+		if (o->arg == CLI_OPT_ARG)
+			p->shortopts[(*nshort)++] = ':';
+	}
+	if (o->name && *nlong < CLI_MAX_OPTIONS + 2)
+		p->longopts[(*nlong)++] = (struct option){ o->name, has_arg[o->arg], NULL, o->id };
+}
+
+void cli_begin(struct cli_parser *p, const struct cli_spec *spec, int argc, char **argv)
+{
+	size_t nshort = 0;
+	int nlong = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->spec = spec;
+	p->argc = argc;
+	p->argv = argv;
+	/* ':' first: a missing argument is reported as ':', not as an unknown option */
+	p->shortopts[nshort++] = ':';
+	for (const struct cli_option *o = spec->options; o->id; o++)
+		add_option(p, o, &nlong, &nshort);
+	if (!spec_has(spec, CLI_ID_HELP))
+		add_option(p, &builtin_help, &nlong, &nshort);
+	if (!spec_has(spec, CLI_ID_VERSION))
+		add_option(p, &builtin_version, &nlong, &nshort);
+	p->shortopts[nshort] = '\0';
+	opterr = 0;
+	optind = 0;	/* GNU getopt: start afresh, whoever parsed before */
+}
+
+static const struct cli_option *find_option(const struct cli_spec *spec, int id)
+{
+	for (const struct cli_option *o = spec->options; o->id; o++)
+		if (o->id == id)
+			return o;
+	if (id == CLI_ID_HELP)
+		return &builtin_help;
+	if (id == CLI_ID_VERSION)
+		return &builtin_version;
+	return NULL;
+}
+
+int cli_usage_error(const struct cli_spec *spec, const char *what, const char *value)
+{
+	if (value)
+		err_msg("%s: %s", what, value);
+	else
+		err_msg("%s", what);
+	return CLI_ERROR;
+}
+
+int cli_error(const struct cli_parser *p, const char *what, const char *value)
+{
+	return cli_usage_error(p->spec, what, value);
+}
+
+/* The long options a "--xyz" could abbreviate, for an ambiguity message. */
+static int report_long_problem(struct cli_parser *p, const char *word)
+{
+	size_t len = strcspn(word + 2, "=");
+	char names[PARSE_ERR_MAX] = "";
+	const struct option *exact = NULL;
+	int matches = 0;
+
+	for (const struct option *lo = p->longopts; lo->name; lo++) {
+		if (strncmp(lo->name, word + 2, len))
+			continue;
+		if (strlen(lo->name) == len)
+			exact = lo;
+		matches++;
+		if (strlen(names) + strlen(lo->name) + 5 < sizeof(names))
+			sprintf(names + strlen(names), "%s--%s", matches > 1 ? ", " : "", lo->name);
+	}
+	if (exact || (matches == 1 && word[2 + len] == '='))
+		return cli_error(p, "option takes no argument", word);
+	if (matches > 1) {
+		err_msg("ambiguous option: %s (%s)", word, names);
+		return CLI_ERROR;
+	}
+	return cli_error(p, "unknown option", word);
+}
+
+static int report_error(struct cli_parser *p, int c)
+{
+	const char *word = optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "";
+	char shortword[3] = { '-', (char)optopt, '\0' };
+
+	if (c == ':') {
+		/* a long option's word is the option itself; a short one may be a cluster */
+		if (!strncmp(word, "--", 2))
+			return cli_error(p, "option needs an argument", word);
+		return cli_error(p, "option needs an argument", shortword);
+	}
+	if (!strncmp(word, "--", 2))
+		return report_long_problem(p, word);
+	if (optopt && isprint(optopt))
+		return cli_error(p, "unknown option", shortword);
+	return cli_error(p, "unknown option", word);
+}
+
+/*
+ * Upstream rtla takes an optional argument as "-tFILE", "-t=FILE" or as the
+ * next word when that word is not an option ("-t FILE"); getopt only knows
+ * the first form.
+ */
+static const char *optional_arg(struct cli_parser *p)
+{
+	if (optarg)
+		return optarg[0] == '=' ? optarg + 1 : optarg;
+	if (optind < p->argc && p->argv[optind][0] != '-')
+		return p->argv[optind++];
+	return NULL;
+}
+
+int cli_next(struct cli_parser *p)
+{
+	const struct cli_option *o;
+	int c, longindex = -1;
+
+	c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, &longindex);
+	if (c == -1) {
+		p->optind = optind;
+		return CLI_DONE;
+	}
+	if (c == '?' || c == ':')
+		return report_error(p, c);
+	o = find_option(p->spec, c);
+	if (!o)
+		return report_error(p, '?');
+	if (longindex >= 0)
+		snprintf(p->wordbuf, sizeof(p->wordbuf), "--%s", p->longopts[longindex].name);
+	else
+		snprintf(p->wordbuf, sizeof(p->wordbuf), "-%c", c);
+	p->word = p->wordbuf;
+	p->arg = o->arg == CLI_OPT_ARG ? optional_arg(p) : optarg;
+
+	/* -h and -V mean help and version in every command (rtla(1), CONVENTIONS) */
+	if (c == CLI_ID_HELP) {
+		p->spec->usage(stdout);
+		return CLI_EXIT;
+	}
+	if (c == CLI_ID_VERSION) {
+		cli_print_version(stdout);
+		return CLI_EXIT;
+	}
+	if ((o->flags & CLI_FILE) && p->arg) {
+		if (!p->arg[0])
+			return cli_error(p, p->word, "empty file name");
+		if (p->arg[0] == '-' && p->arg[1]) {
+			err_msg("%s: file name starts with '-': '%s' (for a file of that name write ./%s)",
+				p->word, p->arg, p->arg);
+			return CLI_ERROR;
+		}
+	}
+	return c;
+}
+
+void cli_print_version(FILE *f)
+{
+	fprintf(f, "rtla %s\n", RTLA_VERSION);
+}
+
+/* "\n"-separated continuation lines of a help text, each after INDENT. */
+static void print_help_text(FILE *f, const char *help, const char *indent)
+{
+	const char *nl = strchr(help, '\n');
+
+	fprintf(f, "%.*s\n", nl ? (int)(nl - help) : (int)strlen(help), help);
+	while (nl) {
+		help = nl + 1;
+		nl = strchr(help, '\n');
+		fprintf(f, "%s%.*s\n", indent, nl ? (int)(nl - help) : (int)strlen(help), help);
+	}
+}
+
+static void print_gnu(FILE *f, const struct cli_option *o)
+{
+	char left[96];
+	int n;
+
+	if (o->id < CLI_LONG && o->name)
+		n = snprintf(left, sizeof(left), "  -%c, --%s", o->id, o->name);
+	else if (o->id < CLI_LONG)
+		n = snprintf(left, sizeof(left), "  -%c", o->id);
+	else
+		n = snprintf(left, sizeof(left), "      --%s", o->name);
+	if (o->metavar && n < (int)sizeof(left))
+		snprintf(left + n, sizeof(left) - n, o->arg == CLI_OPT_ARG ? "[=%s]" : " %s",
+			 o->metavar);
+	if (strlen(left) < 24)
+		fprintf(f, "%-24s", left);
+	else
+		fprintf(f, "%s\n%24s", left, "");
+	print_help_text(f, o->help, "                        ");
+}
+
+/* upstream rtla: "\t  -p/--period us: osnoise period in us" */
+static void print_upstream(FILE *f, const struct cli_option *o)
+{
+	if (o->id < CLI_LONG)
+		fprintf(f, "\t  -%c/--%s", o->id, o->name);
+	else
+		fprintf(f, "\t     --%s", o->name);
+	if (o->metavar)
+		fprintf(f, " %s", o->metavar);
+	fputs(": ", f);
+	print_help_text(f, o->help, "");
+}
+
+void cli_print_options(const struct cli_spec *spec, FILE *f)
+{
+	const struct cli_option *o;
+
+	for (o = spec->options; o->id; o++) {
+		if (o->flags & CLI_HIDDEN)
+			continue;
+		if (spec->style == CLI_STYLE_UPSTREAM)
+			print_upstream(f, o);
+		else
+			print_gnu(f, o);
+	}
+	for (int i = 0; i < 2; i++) {
+		o = i ? &builtin_version : &builtin_help;
+		if (spec_has(spec, o->id))
+			continue;
+		if (spec->style == CLI_STYLE_UPSTREAM)
+			print_upstream(f, o);
+		else
+			print_gnu(f, o);
+	}
+}
+
+/* ---- completion ---------------------------------------------------------- */
+
+static void complete_pids(FILE *out)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (isdigit((unsigned char)de->d_name[0]))
+			fprintf(out, "%s\n", de->d_name);
+	closedir(d);
+}
+
+static void complete_cpus(FILE *out)
+{
+	cpu_set_t online;
+	char list[256];
+	int last = -1;
+
+	if (sysroot_online_cpus(&online) <= 0)
+		return;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &online))
+			continue;
+		fprintf(out, "%d\n", cpu);
+		last = cpu;
+	}
+	if (last > 0)
+		fprintf(out, "%s\n", cpu_list_format(&online, CPU_SETSIZE, list, sizeof(list)));
+}
+
+static void complete_words(const char *words, FILE *out)
+{
+	while (words && *words) {
+		size_t len = strcspn(words, " ");
+
+		if (len)
+			fprintf(out, "%.*s\n", (int)len, words);
+		words += len;
+		words += strspn(words, " ");
+	}
+}
+
+static void complete_kind(enum cli_complete kind, const char *words, const char *commands,
+			  FILE *out)
+{
+	switch (kind) {
+	case CLI_COMP_FILE:
+		fputs("@file\n", out);
+		break;
+	case CLI_COMP_DIR:
+		fputs("@dir\n", out);
+		break;
+	case CLI_COMP_CPUS:
+		complete_cpus(out);
+		break;
+	case CLI_COMP_PIDS:
+		complete_pids(out);
+		break;
+	case CLI_COMP_WORDS:
+		complete_words(words, out);
+		break;
+	case CLI_COMP_COMMANDS:
+		complete_words(commands, out);
+		break;
+	case CLI_COMP_NONE:
+		break;
+	}
+}
+
+static void complete_options(const struct cli_spec *spec, bool shorts, FILE *out)
+{
+	for (const struct cli_option *o = spec->options; o->id; o++) {
+		if (o->flags & CLI_HIDDEN)
+			continue;
+		if (shorts && o->id < CLI_LONG)
+			fprintf(out, "-%c\n", o->id);
+		if (o->name)
+			fprintf(out, "--%s\n", o->name);
+	}
+	if (!spec_has(spec, CLI_ID_HELP))
+		fputs(shorts ? "-h\n--help\n" : "--help\n", out);
+	if (!spec_has(spec, CLI_ID_VERSION))
+		fputs(shorts ? "-V\n--version\n" : "--version\n", out);
+}
+
+/* The option a word names when it takes its argument from the next word. */
+static const struct cli_option *option_wanting_arg(const struct cli_spec *spec, const char *w)
+{
+	const struct cli_option *found = NULL;
+	int matches = 0;
+
+	if (w[0] != '-' || !w[1] || strchr(w, '='))
+		return NULL;
+	if (w[1] == '-') {
+		size_t len = strlen(w + 2);
+
+		for (const struct cli_option *o = spec->options; o->id; o++) {
+			if (!o->name || strncmp(o->name, w + 2, len))
+				continue;
+			if (strlen(o->name) == len)
+				return o->arg == CLI_ARG ? o : NULL;
+			found = o;
+			matches++;
+		}
+		return matches == 1 && found->arg == CLI_ARG ? found : NULL;
+	}
+	/* a short cluster "-qc": the letter that takes an argument must be the last */
+	for (const char *c = w + 1; *c; c++) {
+		const struct cli_option *o = NULL;
+
+		for (const struct cli_option *s = spec->options; s->id; s++)
+			if (s->id == (unsigned char)*c && s->id < CLI_LONG)
+				o = s;
+		if (!o)
+			return NULL;
+		if (o->arg != CLI_NO_ARG)
+			return !c[1] && o->arg == CLI_ARG ? o : NULL;
+	}
+	return NULL;
+}
+
+int cli_complete(const struct cli_spec *spec, int cword, int nwords, char **words,
+		 const char *commands, FILE *out)
+{
+	const char *cur = cword < nwords ? words[cword] : "";
+	const struct cli_option *o;
+	bool after_dashdash = false;
+
+	if (spec->verbs && cword > 1) {
+		for (const struct cli_spec *const *v = spec->verbs; *v; v++) {
+			const char *verb = strrchr((*v)->command, ' ');
+
+			if (verb && !strcmp(verb + 1, words[1]))
+				return cli_complete(*v, cword - 1, nwords - 1, words + 1, commands, out);
+		}
+	}
+	for (int i = 1; i < cword && i < nwords; i++)
+		if (!strcmp(words[i], "--"))
+			after_dashdash = true;
+	if (!after_dashdash && cword >= 2) {
+		/* "--cpus=" splits into "--cpus" "=" in bash's words */
+		const char *prev = words[cword - 1];
+
+		if (!strcmp(prev, "=") && cword >= 3)
+			prev = words[cword - 2];
+		o = option_wanting_arg(spec, prev);
+		if (o) {
+			complete_kind(o->complete, o->words, commands, out);
+			return 0;
+		}
+	}
+	if (!after_dashdash && cur[0] == '-') {
+		complete_options(spec, cur[1] != '-', out);
+		return 0;
+	}
+	if (spec->verbs && cword == 1)
+		for (const struct cli_spec *const *v = spec->verbs; *v; v++)
+			fprintf(out, "%s\n", strrchr((*v)->command, ' ') + 1);
+	if (spec->positional != CLI_COMP_NONE)
+		complete_kind(spec->positional, NULL, commands, out);
+	else if (!spec->verbs || cword > 1)
+		complete_options(spec, false, out);
+	return 0;
+}
