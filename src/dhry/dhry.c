@@ -55,7 +55,7 @@ static const struct out_column columns[] = {
 	[COL_CHECK]	 = { "CHECK", "check", OUT_STR, 6, 0,
 			     "final values: OK, FAILED (wrong: no score) or ERROR" },
 	[COL_RATIO]	 = { "RATIO", "ratio", OUT_NUM, 5, OUT_RIGHT, "Dhrystones/s over the median CPU's" },
-	[COL_SLOW]	 = { "SLOW", "slow", OUT_BOOL, 4, 0, "slower than the median by more than -t" },
+	[COL_SLOW]	 = { "SLOW", "slow", OUT_BOOL, 4, 0, "slower than the median by more than --threshold" },
 };
 #define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
 #define DEFAULT_COLUMNS	"CPU,ITERATIONS,SECONDS,BUSY,DHRY/S,DMIPS,MHZ,DMIPS/MHZ,CLOCK,CHECK,RATIO,SLOW"

@@ -1,0 +1,230 @@
+#!/usr/bin/env bats
+# The convention every command follows (rtla(1), CONVENTIONS), tested over the
+# command table itself: a new command is covered here without a new test, and
+# fails here until it follows the convention.
+
+load helper
+
+# Quick arguments that make a command produce a result in a second or two.
+# A command missing here fails the loop tests: add its quick arguments.
+declare -gA QUICK=(
+	[osnoise]="--backend sampler -c 0 -d 1s"
+	[hwnoise]="--backend sampler -c 0 -d 1s"
+	[dhry]="-c 0 -i 100000"
+	[capdump]="1"
+	[help]=""
+)
+# Commands with no JSON record (help prints text only).
+declare -g NO_JSON=" help "
+
+setup() {
+	tmp=$(mktemp -d)
+	mapfile -t COMMANDS < <("$RTLA" __complete 1 rtla '')
+	[ "${#COMMANDS[@]}" -ge 5 ]
+}
+
+teardown() {
+	rm -rf "$tmp"
+}
+
+# run_split CMD...: $status, $out (stdout) and $err (stderr), apart
+run_split() {
+	set +e
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	set -e
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+quick_args() {
+	[[ -v QUICK[$1] ]] || { echo "no quick arguments for '$1' in conventions.bats" >&2; return 1; }
+	echo "${QUICK[$1]}"
+}
+
+# The noise commands measure the live kernel: root and tracefs.
+can_run() {
+	case $1 in
+	osnoise | hwnoise) [ "$(id -u)" -eq 0 ] ;;
+	*) true ;;
+	esac
+}
+
+@test "every command: --help and -h on stdout, exit 0, nothing on stderr" {
+	for cmd in "${COMMANDS[@]}"; do
+		run_split "$RTLA" "$cmd" --help
+		echo "$cmd --help: status $status, stderr '$err'"
+		[ "$status" -eq 0 ] && [ -n "$out" ] && [ -z "$err" ]
+		help_text=$out
+		run_split "$RTLA" "$cmd" -h
+		[ "$status" -eq 0 ] && [ "$out" = "$help_text" ]
+	done
+}
+
+@test "every command: rtla help COMMAND is COMMAND --help" {
+	for cmd in "${COMMANDS[@]}"; do
+		run_split "$RTLA" help "$cmd"
+		[ "$status" -eq 0 ] && [ -z "$err" ]
+		help_text=$out
+		run_split "$RTLA" "$cmd" --help
+		echo "$cmd"
+		[ "$out" = "$help_text" ]
+	done
+}
+
+@test "every command: -V and --version print rtla's version" {
+	want="rtla $(cat "$BATS_TEST_DIRNAME/../../VERSION")"
+	for cmd in "${COMMANDS[@]}"; do
+		for opt in -V --version; do
+			run_split "$RTLA" "$cmd" "$opt"
+			echo "$cmd $opt: $status '$out' '$err'"
+			[ "$status" -eq 0 ] && [ "$out" = "$want" ] && [ -z "$err" ]
+		done
+	done
+}
+
+@test "every command: an unknown option is named on one stderr line, exit 1" {
+	for cmd in "${COMMANDS[@]}"; do
+		for opt in --no-such-option -Z; do
+			run_split "$RTLA" "$cmd" "$opt"
+			echo "$cmd $opt: $status '$out' '$err'"
+			[ "$status" -eq 1 ] && [ -z "$out" ]
+			[ "$err" = "rtla $cmd: unknown option: $opt" ]
+		done
+	done
+}
+
+@test "every command: an option that needs a value and has none is named" {
+	for cmd in "${COMMANDS[@]}"; do
+		[[ $NO_JSON == *" $cmd "* ]] && continue
+		run_split "$RTLA" "$cmd" --json-file
+		echo "$cmd --json-file: $status '$err'"
+		[ "$status" -eq 1 ]
+		[ "$err" = "rtla $cmd: option needs an argument: --json-file" ]
+		run_split "$RTLA" "$cmd" --json-file -q
+		[ "$status" -eq 1 ]
+		[[ $err == "rtla $cmd: --json-file: file name starts with '-': '-q'"*"./-q"* ]]
+		[ ! -e ./-q ]
+	done
+}
+
+@test "every command: -J prints one JSON record with the envelope" {
+	for cmd in "${COMMANDS[@]}"; do
+		[[ $NO_JSON == *" $cmd "* ]] && continue
+		args=$(quick_args "$cmd")
+		can_run "$cmd" || { echo "# $cmd -J not run: needs root"; continue; }
+		# shellcheck disable=SC2086
+		run_split "$RTLA" "$cmd" $args -J
+		echo "$cmd $args -J: $status, stderr: $err"
+		[ "$status" -eq 0 ]
+		printf '%s' "$out" | python3 -c '
+import json, re, sys
+cmd = sys.argv[1]
+doc = json.load(sys.stdin)
+keys = list(doc)
+assert keys[:7] == ["schema", "tool", "version", "command", "host", "kernel", "started"], keys
+name = {"osnoise": "osnoise top"}.get(cmd, cmd)
+assert doc["schema"] == {"name": "rtla-" + name.replace(" ", "-"), "version": 1}, doc["schema"]
+assert doc["tool"] == "rtla" and doc["command"] == name, doc["command"]
+assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", doc["started"]), doc["started"]
+assert doc["kernel"] and doc["host"]
+if "verdict" in doc:
+    assert doc["verdict"] in ("passed", "stopped", "failed", "slow", "interrupted")
+' "$cmd"
+	done
+}
+
+@test "every command: --json-file writes the record and the table still prints" {
+	for cmd in "${COMMANDS[@]}"; do
+		[[ $NO_JSON == *" $cmd "* ]] && continue
+		args=$(quick_args "$cmd")
+		can_run "$cmd" || continue
+		# shellcheck disable=SC2086
+		run_split "$RTLA" "$cmd" $args --json-file "$tmp/r.json"
+		echo "$cmd: $status $err"
+		[ "$status" -eq 0 ] && [ -n "$out" ] && [ "${out:0:1}" != "{" ]
+		python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); assert d["tool"] == "rtla"' \
+			"$tmp/r.json"
+		rm -f "$tmp/r.json"
+	done
+}
+
+@test "every command: a reader that closes the pipe early ends it quietly" {
+	for cmd in "${COMMANDS[@]}"; do
+		args=$(quick_args "$cmd")
+		[ "$cmd" = help ] && args=--help
+		can_run "$cmd" || continue
+		# shellcheck disable=SC2086
+		status=$(set +o pipefail; { "$RTLA" "$cmd" $args 2>"$tmp/err"; echo $? >"$tmp/rc"; } | head -c1 >/dev/null; cat "$tmp/rc")
+		echo "$cmd $args | head -c1: exit $status, stderr: $(cat "$tmp/err")"
+		# warnings about the measurement may come; nothing about the pipe
+		! grep -v '^rtla [a-z]*: warning: ' "$tmp/err"
+		[ "$status" -eq 0 ]
+	done
+}
+
+@test "every command: a full disk is an error: exit 1 and one line" {
+	for cmd in "${COMMANDS[@]}"; do
+		args=$(quick_args "$cmd")
+		[ "$cmd" = help ] && args=--help
+		can_run "$cmd" || continue
+		# shellcheck disable=SC2086
+		set +e; "$RTLA" "$cmd" $args >/dev/full 2>"$tmp/err"; status=$?; set -e
+		echo "$cmd $args >/dev/full: exit $status, stderr: $(cat "$tmp/err")"
+		[ "$status" -eq 1 ]
+		grep -qx 'rtla: write error: No space left on device' "$tmp/err"
+		[ "$(grep -vc '^rtla [a-z]*: warning: ' "$tmp/err")" -eq 1 ]
+	done
+}
+
+@test "a noise run whose reader goes away ends before its duration" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root: the sampler measures the live kernel"
+	start=$SECONDS
+	set +o pipefail
+	timeout 60 "$RTLA" hwnoise --backend sampler -c 0 -d 50s 2>"$tmp/err" | head -c1 >/dev/null
+	set -o pipefail
+	echo "ended after $((SECONDS - start)) s: $(cat "$tmp/err")"
+	[ $((SECONDS - start)) -lt 45 ]
+	[ ! -s "$tmp/err" ]
+}
+
+@test "malformed invocations: one line naming what was wrong, exit 1" {
+	while IFS='|' read -r args want; do
+		eval "set -- $args"
+		run_split "$RTLA" "$@"
+		echo "rtla $args -> $status: '$err' (want '$want')"
+		[ "$status" -eq 1 ] && [ -z "$out" ]
+		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
+		[[ $err == "$want"* ]]
+	done <<-'EOF'
+		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, help)
+		timerlat|rtla: unknown command: 'timerlat' (commands:
+		mdwe|rtla: unknown command: 'mdwe' (commands:
+		hwnose|rtla: unknown command: 'hwnose' (did you mean 'hwnoise'?)
+		capdunp|rtla: unknown command: 'capdunp' (did you mean 'capdump'?)
+		''|rtla: unknown command: '' (commands:
+		--bogus|rtla: unknown option: --bogus
+		-x|rtla: unknown option: -x
+		--sysroot '' capdump 1|rtla: --sysroot: empty directory name
+		--sysroot /nonexistent capdump 1|rtla: --sysroot: /nonexistent: No such file or directory
+		help bogus|rtla: unknown command: 'bogus'
+		osnoise bogus|rtla osnoise: unknown mode: 'bogus' (modes: top)
+		osnoise top --all|rtla osnoise: unknown option: --all
+		hwnoise --dur|rtla hwnoise: option needs an argument: --dur
+		hwnoise --json -q -d|rtla hwnoise: option needs an argument: -d
+		hwnoise --json-file -q -d 1s|rtla hwnoise: --json-file: file name starts with '-': '-q'
+		hwnoise --quiet=yes|rtla hwnoise: option takes no argument: --quiet=yes
+		hwnoise --t|rtla hwnoise: ambiguous option: --t (--threshold, --trace, --trigger, --trace-buffer-size)
+		hwnoise -c 99|rtla hwnoise: Invalid -c cpu list: '99'
+		hwnoise extra|rtla hwnoise: unexpected argument: extra
+		dhry --json -d|rtla dhry: option needs an argument: -d
+		dhry -d 1s extra|rtla dhry: unexpected argument: extra
+		dhry -p|rtla dhry: unknown option: -p
+		dhry -i 0|rtla dhry: -i:
+		capdump --json out.json|rtla capdump: not a PID: out.json
+		capdump -o ,,,|rtla capdump: -o: empty column name in ',,,'
+		capdump -o PID,BOGUS|rtla capdump: -o: unknown column: 'BOGUS'
+		capdump --files ''|rtla capdump:
+	EOF
+}
