@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the option core: getopt tables from a description, the one
+ * error line per mistake, help and version, FILE arguments, the optional
+ * argument forms, the help lines in both styles, and completion.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "msg.h"
+#include "tap.h"
+
+enum { OPT_FILE = CLI_LONG, OPT_NAMES };
+
+static void usage(FILE *f)
+{
+	fputs("usage: test\n", f);
+}
+
+static const struct cli_option options[] = {
+	CLI_VALUE('c', "cpus", "CPUS", "CPUs to use", .complete = CLI_COMP_CPUS),
+	CLI_FLAG('q', "quiet", "say less"),
+	CLI_OPTIONAL('t', "trace", "[file]", "save the trace", .complete = CLI_COMP_FILE),
+	CLI_VALUE(OPT_FILE, "json-file", "FILE", "the record", .flags = CLI_FILE,
+		  .complete = CLI_COMP_FILE),
+	CLI_VALUE(OPT_NAMES, "backend", "NAME", "which one\nsecond line",
+		  .complete = CLI_COMP_WORDS, .words = "auto tracer sampler"),
+	CLI_FLAG('x', "secret", "not shown", .flags = CLI_HIDDEN),
+	CLI_OPT_END
+};
+
+static const struct cli_spec spec = {
+	.command = "test",
+	.options = options,
+	.usage = usage,
+	.positional = CLI_COMP_NONE,
+};
+
+struct result {
+	int ids[16];
+	const char *args[16];
+	int n;
+	int last;	/* CLI_DONE, CLI_EXIT or CLI_ERROR */
+	int optind;
+	char err[512];
+	char out[512];
+};
+
+/* Parse the NULL-terminated words after "test" and capture stdout and stderr. */
+static struct result *parse(const char *first, ...)
+{
+	static struct result r;
+	static char *argv[32];
+	FILE *ferr = tmpfile(), *fout = tmpfile();
+	int saved_err = dup(2), saved_out = dup(1), argc = 0, id;
+	struct cli_parser p;
+	const char *w;
+	va_list ap;
+	size_t n;
+
+	memset(&r, 0, sizeof(r));
+	argv[argc++] = "test";
+	va_start(ap, first);
+	for (w = first; w && argc < 31; w = va_arg(ap, const char *))
+		argv[argc++] = (char *)w;
+	va_end(ap);
+	argv[argc] = NULL;
+
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fileno(ferr), 2);
+	dup2(fileno(fout), 1);
+	cli_begin(&p, &spec, argc, argv);
+	while ((id = cli_next(&p)) > 0 && r.n < 16) {
+		r.ids[r.n] = id;
+		r.args[r.n++] = p.arg;
+	}
+	r.last = id;
+	r.optind = p.optind;
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_err, 2);
+	dup2(saved_out, 1);
+	close(saved_err);
+	close(saved_out);
+	rewind(ferr);
+	n = fread(r.err, 1, sizeof(r.err) - 1, ferr);
+	r.err[n] = '\0';
+	rewind(fout);
+	n = fread(r.out, 1, sizeof(r.out) - 1, fout);
+	r.out[n] = '\0';
+	fclose(ferr);
+	fclose(fout);
+	return &r;
+}
+
+static void test_parse(void)
+{
+	struct result *r;
+
+	r = parse("-q", "-c", "1-3", "--json-file=r.json", "pos", NULL);
+	ok(r->last == CLI_DONE && r->n == 3 && r->ids[0] == 'q' && r->ids[1] == 'c' &&
+	   !strcmp(r->args[1], "1-3") && r->ids[2] == OPT_FILE && !strcmp(r->args[2], "r.json"),
+	   "options in order with their arguments");
+	ok(r->optind == 5, "the positional argument follows");
+	r = parse("pos", "--cpus", "0", NULL);
+	ok(r->n == 1 && r->ids[0] == 'c' && r->optind == 3, "options after a positional (GNU order)");
+	r = parse("--cp", "0", NULL);
+	ok(r->n == 1 && r->ids[0] == 'c', "an unambiguous abbreviation");
+	r = parse("-qc0", NULL);
+	ok(r->n == 2 && r->ids[1] == 'c' && !strcmp(r->args[1], "0"), "a short cluster");
+
+	/* upstream rtla's forms of an optional argument */
+	r = parse("-t", NULL);
+	ok(r->n == 1 && r->args[0] == NULL, "-t alone: no argument");
+	r = parse("-tFILE", NULL);
+	ok(r->n == 1 && !strcmp(r->args[0], "FILE"), "-tFILE");
+	r = parse("-t=FILE", NULL);
+	ok(r->n == 1 && !strcmp(r->args[0], "FILE"), "-t=FILE");
+	r = parse("-t", "FILE", NULL);
+	ok(r->n == 1 && !strcmp(r->args[0], "FILE") && r->optind == 3, "-t FILE");
+	r = parse("--trace", "FILE", NULL);
+	ok(r->n == 1 && !strcmp(r->args[0], "FILE"), "--trace FILE");
+	r = parse("-t", "-q", NULL);
+	ok(r->n == 2 && r->args[0] == NULL && r->ids[1] == 'q', "-t never swallows an option");
+	r = parse("--json-file", "-", NULL);
+	ok(r->n == 1 && !strcmp(r->args[0], "-"), "a FILE may be - (stdout)");
+	r = parse("--json-file", "./-q", NULL);
+	ok(r->n == 1 && r->last == CLI_DONE, "./-q names a file that starts with -");
+}
+
+static void test_errors(void)
+{
+	struct result *r;
+
+	msg_set_prefix("rtla test: ");
+	r = parse("--bogus", NULL);
+	ok(r->last == CLI_ERROR, "unknown long option: an error");
+	is_str(r->err, "rtla test: unknown option: --bogus\n", "it is named, on one line");
+	r = parse("-Z", NULL);
+	is_str(r->err, "rtla test: unknown option: -Z\n", "unknown short option named");
+	r = parse("-qZ", NULL);
+	is_str(r->err, "rtla test: unknown option: -Z\n", "in a cluster, the unknown letter");
+	r = parse("-c", NULL);
+	ok(r->last == CLI_ERROR, "a missing value: an error");
+	is_str(r->err, "rtla test: option needs an argument: -c\n", "the short option named");
+	r = parse("--cpus", NULL);
+	is_str(r->err, "rtla test: option needs an argument: --cpus\n", "the long option named");
+	r = parse("--quiet=yes", NULL);
+	is_str(r->err, "rtla test: option takes no argument: --quiet=yes\n",
+	       "a value for a flag");
+	r = parse("--s", NULL);
+	ok(r->last == CLI_DONE && r->ids[0] == 'x', "a hidden option is still accepted");
+	r = parse("--t", NULL);
+	ok(r->last == CLI_DONE && r->ids[0] == 't', "--t abbreviates the one option it can");
+	r = parse("--j", NULL);
+	is_str(r->err, "rtla test: option needs an argument: --j\n", "--j abbreviates --json-file");
+	r = parse("--json-file", "-q", NULL);
+	ok(r->last == CLI_ERROR, "a FILE that looks like an option: an error");
+	ok(strstr(r->err, "--json-file: file name starts with '-': '-q'") &&
+	   strstr(r->err, "./-q"), "it says how to name such a file");
+	r = parse("--json-file=", NULL);
+	ok(r->last == CLI_ERROR && strstr(r->err, "empty file name"), "an empty FILE");
+	msg_set_prefix(NULL);
+}
+
+static void test_help_version(void)
+{
+	struct result *r;
+
+	r = parse("-q", "--help", "--bogus", NULL);
+	ok(r->last == CLI_EXIT, "--help ends parsing with CLI_EXIT");
+	is_str(r->out, "usage: test\n", "the usage goes to stdout");
+	is_str(r->err, "", "nothing on stderr");
+	r = parse("-h", NULL);
+	ok(r->last == CLI_EXIT && !strcmp(r->out, "usage: test\n"), "-h is --help");
+	r = parse("-V", NULL);
+	ok(r->last == CLI_EXIT && !strncmp(r->out, "rtla ", 5), "-V prints the version");
+	r = parse("--version", NULL);
+	ok(r->last == CLI_EXIT && !strcmp(r->out, "rtla " RTLA_VERSION "\n"), "--version");
+}
+
+static char *capture_options(const struct cli_spec *s)
+{
+	static char buf[2048];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	cli_print_options(s, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_help_lines(void)
+{
+	struct cli_spec upstream = spec;
+
+	is_str(capture_options(&spec),
+	       "  -c, --cpus CPUS       CPUs to use\n"
+	       "  -q, --quiet           say less\n"
+	       "  -t, --trace[=[file]]  save the trace\n"
+	       "      --json-file FILE  the record\n"
+	       "      --backend NAME    which one\n"
+	       "                        second line\n"
+	       "  -h, --help            show this help\n"
+	       "  -V, --version         show the version\n",
+	       "GNU style: aligned, hidden left out, -h and -V added");
+	upstream.style = CLI_STYLE_UPSTREAM;
+	is_str(capture_options(&upstream),
+	       "\t  -c/--cpus CPUS: CPUs to use\n"
+	       "\t  -q/--quiet: say less\n"
+	       "\t  -t/--trace [file]: save the trace\n"
+	       "\t     --json-file FILE: the record\n"
+	       "\t     --backend NAME: which one\n"
+	       "second line\n"
+	       "\t  -h/--help: show this help\n"
+	       "\t  -V/--version: show the version\n",
+	       "upstream style: rtla's help lines");
+}
+
+static char *complete(int cword, ...)
+{
+	static char buf[4096];
+	char *words[16];
+	int n = 0;
+	va_list ap;
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	va_start(ap, cword);
+	while (n < 15 && (words[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	cli_complete(&spec, cword, n, words, "one two", f);
+	fclose(f);
+	return buf;
+}
+
+static void test_complete(void)
+{
+	is_str(complete(1, "test", "--", NULL),
+	       "--cpus\n--quiet\n--trace\n--json-file\n--backend\n--help\n--version\n",
+	       "long options, hidden left out");
+	ok(strstr(complete(1, "test", "-", NULL), "-c\n--cpus\n-q\n") != NULL, "short and long");
+	is_str(complete(2, "test", "--backend", "", NULL), "auto\ntracer\nsampler\n",
+	       "an option's words");
+	is_str(complete(3, "test", "--backend", "=", "", NULL), "auto\ntracer\nsampler\n",
+	       "--backend= split by bash");
+	is_str(complete(2, "test", "--json-file", "", NULL), "@file\n", "a FILE: the shell's names");
+	is_str(complete(2, "test", "-qt", "", NULL), "--cpus\n--quiet\n--trace\n--json-file\n"
+	       "--backend\n--help\n--version\n", "an optional argument is not completed");
+	ok(strchr(complete(2, "test", "-c", "", NULL), '0') != NULL, "CPUs of this machine");
+	is_str(complete(3, "test", "--", "-c", "", NULL), "--cpus\n--quiet\n--trace\n--json-file\n"
+	       "--backend\n--help\n--version\n", "after --, no option takes an argument");
+}
+
+int main(void)
+{
+	test_parse();
+	test_errors();
+	test_help_version();
+	test_help_lines();
+	test_complete();
+	return tap_done();
+}
