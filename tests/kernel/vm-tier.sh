@@ -51,6 +51,9 @@ file_timeout=${RTLA_VM_FILE_TIMEOUT:-240}
 [[ $guest_timeout =~ ^[0-9]+$ && $guest_timeout -ge 30 ]] || vm_die "RTLA_VM_TIMEOUT must be a number of seconds, at least 30"
 [[ $file_timeout =~ ^[0-9]+$ && $file_timeout -ge 1 ]] || vm_die "RTLA_VM_FILE_TIMEOUT must be a number of seconds"
 
+if ((have_cmd)) && [[ -z ${cmd//[[:space:]]/} ]]; then
+	vm_die "--cmd is empty: give the command to run, e.g. --cmd 'rtla hwnoise -d 3s -q'"
+fi
 if [[ -n $rtla ]]; then
 	[[ -f $rtla && -x $rtla ]] || vm_die "--rtla $rtla: no such executable"
 elif ((!have_cmd)); then

@@ -1,0 +1,160 @@
+#!/usr/bin/env bats
+# The man pages: what make install puts where man finds it, the pages that
+# SEE ALSO names, and every option of a command's --help in its page.
+
+load helper
+
+setup() {
+	tmp=$(mktemp -d)
+	top=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	build=$(dirname "$RTLA")
+	docs=$top/Documentation
+}
+
+teardown() {
+	rm -rf "$tmp"
+}
+
+needs_man_tools() {
+	command -v rst2man >/dev/null || command -v rst2man.py >/dev/null ||
+		skip "rst2man is not installed (python3-docutils): make builds no man pages"
+	command -v man >/dev/null || skip "man is not installed (man-db)"
+}
+
+# install_into DIR: make install with DESTDIR=DIR PREFIX=/usr, output shown on failure
+install_into() {
+	run make -C "$top" -s install DESTDIR="$1" PREFIX=/usr O="$build"
+	if [ "$status" -ne 0 ]; then
+		echo "make install failed (status $status):"
+		echo "$output"
+		return 1
+	fi
+}
+
+@test "make install: man rtla, osnoise, hwnoise and every rtla page reach a page" {
+	needs_man_tools
+	install_into "$tmp/root"
+	export MANPATH=$tmp/root/usr/share/man
+	local name path missing=()
+	for name in rtla osnoise hwnoise rtla-osnoise rtla-osnoise-top rtla-hwnoise \
+		rtla-dhry rtla-capdump; do
+		path=$(man -w "$name" 2>&1) || { missing+=("$name: $path"); continue; }
+		[[ $path == "$MANPATH"/man1/* ]] || missing+=("$name: found $path, outside DESTDIR")
+	done
+	if ((${#missing[@]})); then
+		printf 'man -w found no page for %s\n' "${missing[@]}"
+		return 1
+	fi
+}
+
+@test "make install: the alias pages are .so stubs that show the command's page" {
+	needs_man_tools
+	install_into "$tmp/root"
+	local dir=$tmp/root/usr/share/man/man1 alias page text
+	for alias in osnoise:rtla-osnoise-top rtla-osnoise:rtla-osnoise-top hwnoise:rtla-hwnoise; do
+		page=${alias#*:} alias=${alias%%:*}
+		[ "$(cat "$dir/$alias.1")" = ".so man1/$page.1" ] || {
+			echo "$alias.1 holds: $(cat "$dir/$alias.1")"
+			return 1
+		}
+		text=$(MANPATH=$tmp/root/usr/share/man MANWIDTH=100 LC_ALL=C man -P cat "$alias" 2>&1)
+		[[ $text == *"$page - "* ]] || {
+			echo "man $alias does not show $page:"
+			echo "$text" | head -20
+			return 1
+		}
+	done
+}
+
+@test "make install: the bash completion for rtla, osnoise and hwnoise; uninstall removes everything" {
+	[ -f "$top/scripts/rtla-completion.bash" ] ||
+		skip "scripts/rtla-completion.bash does not exist yet: make install has none to install"
+	install_into "$tmp/root"
+	local dir=$tmp/root/usr/share/bash-completion/completions
+	[ -f "$dir/rtla" ] || { echo "no $dir/rtla"; ls -lR "$tmp/root/usr/share"; return 1; }
+	[ "$(readlink "$dir/osnoise")" = rtla ]
+	[ "$(readlink "$dir/hwnoise")" = rtla ]
+	# bash-completion loads the file by the name completed: it must register all three
+	run bash -c 'source "$1" && complete -p rtla && complete -p osnoise && complete -p hwnoise' \
+		_ "$dir/rtla"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	run make -C "$top" -s uninstall DESTDIR="$tmp/root" PREFIX=/usr O="$build"
+	[ "$status" -eq 0 ]
+	run find "$tmp/root" ! -type d
+	[ -z "$output" ] || { echo "left behind by make uninstall:"; echo "$output"; return 1; }
+}
+
+@test "make uninstall removes the man pages and their aliases" {
+	needs_man_tools
+	install_into "$tmp/root"
+	run make -C "$top" -s uninstall DESTDIR="$tmp/root" PREFIX=/usr O="$build"
+	[ "$status" -eq 0 ]
+	run find "$tmp/root/usr/share/man" ! -type d
+	[ -z "$output" ] || { echo "left behind by make uninstall:"; echo "$output"; return 1; }
+}
+
+@test "every page's SEE ALSO cites rtla(1), and every rtla page cited exists" {
+	local f ref bad=()
+	for f in "$docs"/rtla*.rst; do
+		if [[ $f != */rtla.rst ]] &&
+			! sed -n '/^SEE ALSO$/,$p' "$f" | grep -qE '\*\*rtla\*\*\\ ?\(1\)'; then
+			bad+=("${f##*/}: SEE ALSO does not cite rtla(1)")
+		fi
+		while read -r ref; do
+			[ -f "$docs/$ref.rst" ] || bad+=("${f##*/}: cites $ref(1), which has no page")
+		done < <(grep -oE '\*\*rtla(-[a-z0-9-]+)?\*\*\\ ?\(1\)' "$f" | sed -E 's/\*\*(.*)\*\*.*/\1/' | sort -u)
+	done
+	if ((${#bad[@]})); then
+		printf '%s\n' "${bad[@]}"
+		return 1
+	fi
+}
+
+# page_text PAGE: the page's source and the files it includes (".. include::")
+page_text() {
+	local src=$docs/$1.rst inc
+	cat "$src"
+	sed -n 's/^\.\. include:: *//p' "$src" | while read -r inc; do
+		cat "$docs/$inc"
+	done
+}
+
+# check_help_in_page PAGE COMMAND...: every --long option that "rtla COMMAND
+# --help" prints appears in Documentation/PAGE.rst (or a file it includes)
+check_help_in_page() {
+	local page=$1 help text opt missing=()
+	shift
+	help=$("$RTLA" "$@" --help 2>&1) || {
+		echo "rtla $* --help failed:"
+		echo "$help"
+		return 1
+	}
+	text=$(page_text "$page")
+	while read -r opt; do
+		[ -n "$opt" ] || continue
+		grep -qE -- "(^|[^A-Za-z0-9-])$opt([^A-Za-z0-9-]|\$)" <<<"$text" || missing+=("$opt")
+	done < <(grep -oE -- '--[A-Za-z][A-Za-z0-9-]*' <<<"$help" | sed 's/-*$//' | sort -u)
+	if ((${#missing[@]})); then
+		echo "rtla $* --help has options that Documentation/$page.rst does not mention:"
+		printf '  %s\n' "${missing[@]}"
+		return 1
+	fi
+	# a help text with no long option at all would pass for nothing
+	grep -q -- '--help' <<<"$help"
+}
+
+@test "every option of rtla osnoise top --help is in rtla-osnoise-top.rst" {
+	check_help_in_page rtla-osnoise-top osnoise top
+}
+
+@test "every option of rtla hwnoise --help is in rtla-hwnoise.rst" {
+	check_help_in_page rtla-hwnoise hwnoise
+}
+
+@test "every option of rtla dhry --help is in rtla-dhry.rst" {
+	check_help_in_page rtla-dhry dhry
+}
+
+@test "every option of rtla capdump --help is in rtla-capdump.rst" {
+	check_help_in_page rtla-capdump capdump
+}
