@@ -174,27 +174,17 @@ uint64_t capdump_known_mask(int last_cap)
 	return (1ULL << (last_cap + 1)) - 1;
 }
 
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
 int capdump_names_init(struct capdump_names *nm, int last_cap)
 {
 	memset(nm, 0, sizeof(*nm));
 	nm->last_cap = last_cap;
 	for (int i = 0; i < 64; i++) {
+		/* libcap itself answers "41" for a bit it has no name for */
 		char *lib = i <= last_cap ? cap_to_name(i) : NULL;
 
-		/* libcap answers "41" for a bit it has no name for */
-		if (lib && !all_digits(lib))
+		if (lib)
 			nm->name[i] = strdup(lib);
-		else if (asprintf(&nm->name[i], "cap_%d", i) < 0)
+		else if (asprintf(&nm->name[i], "%d", i) < 0)
 			nm->name[i] = NULL;
 		if (lib)
 			cap_free(lib);
@@ -214,27 +204,64 @@ void capdump_names_free(struct capdump_names *nm)
 	}
 }
 
-static void append(char *buf, size_t len, size_t *off, const char *s)
+/* Add SIGN NAME to the comma list at *off; false when it does not fit in len. */
+static bool append(char *buf, size_t len, size_t *off, const char *sign, const char *name)
 {
-	int n = snprintf(buf + *off, len - *off, "%s%s", *off ? "," : "", s);
+	int n = snprintf(buf + *off, len - *off, "%s%s%s", *off ? "," : "", sign, name);
 
-	if (n > 0)
-		*off = *off + n < len ? *off + n : len - 1;
+	if (n < 0 || (size_t)n >= len - *off)
+		return false;
+	*off += n;
+	return true;
 }
 
+/*
+ * Two exact texts are possible for the known bits: the names held, or "all"
+ * and the names lacked. Their lengths are counted first so that only the
+ * shorter is written; a tie goes to the plain list, which needs no reading
+ * of signs.
+ */
 char *capdump_set_names(const struct capdump_names *nm, uint64_t set, char *buf, size_t len)
 {
 	uint64_t known = capdump_known_mask(nm->last_cap);
-	size_t off = 0;
+	size_t held_len = 0, all_len = strlen("all"), off = 0;
+	bool ok = true, use_all;
 
-	buf[0] = '\0';
-	if (known && (set & known) == known) {
-		append(buf, len, &off, "full");
-		set &= ~known;
+	if (!len) {
+		errno = ERANGE;
+		return NULL;
 	}
-	for (int i = 0; i < 64; i++)
-		if (set & (1ULL << i))
-			append(buf, len, &off, nm->name[i]);
+	buf[0] = '\0';
+	for (int i = 0; i < 64; i++) {
+		uint64_t bit = 1ULL << i;
+
+		if (!(known & bit))
+			continue;
+		if (set & bit)
+			held_len += (held_len ? 1 : 0) + strlen(nm->name[i]);
+		else
+			all_len += strlen(",-") + strlen(nm->name[i]);
+	}
+	use_all = known && all_len < held_len;
+	if (use_all)
+		ok = append(buf, len, &off, "", "all");
+	for (int i = 0; i < 64 && ok; i++) {
+		uint64_t bit = 1ULL << i;
+
+		/* a bit above cap_last_cap is never part of "all": always by number */
+		if (!(known & bit))
+			ok = !(set & bit) || append(buf, len, &off, "", nm->name[i]);
+		else if (use_all)
+			ok = (set & bit) || append(buf, len, &off, "-", nm->name[i]);
+		else
+			ok = !(set & bit) || append(buf, len, &off, "", nm->name[i]);
+	}
+	if (!ok) {
+		/* a partial list would read as a smaller set: write nothing */
+		buf[0] = '\0';
+		errno = ERANGE;
+		return NULL;
+	}
 	return buf;
 }
 

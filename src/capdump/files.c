@@ -38,7 +38,7 @@ enum {
 };
 
 const struct out_column capdump_file_cols[] = {
-	[FCOL_PATH]	 = { "PATH", "path", OUT_STR, 0.3, 0, "file name" },
+	[FCOL_PATH]	 = { "PATH", "path", OUT_STR, 0.3, OUT_WRAP, "file name" },
 	[FCOL_VERSION]	 = { "VERSION", "version", OUT_NUM, 1, OUT_RIGHT,
 			     "security.capability revision: 1, 2, or 3 (with a rootid)" },
 	[FCOL_ROOTID]	 = { "ROOTID", "rootid", OUT_NUM, 5, OUT_RIGHT,
@@ -53,7 +53,8 @@ const struct out_column capdump_file_cols[] = {
 			     "inheritable set, capability names" },
 	[FCOL_TEXT]	 = { "TEXT", "text", OUT_STR, 0.2, OUT_WRAP,
 			     "libcap's text form, as getcap prints it" },
-	[FCOL_NOTE]	 = { "NOTE", "note", OUT_STR, 0.2, 0, "what could not be read, or disagrees" },
+	[FCOL_NOTE]	 = { "NOTE", "note", OUT_STR, 0.2, OUT_WRAP,
+			     "what could not be read, or disagrees" },
 };
 const size_t capdump_file_ncols = sizeof(capdump_file_cols) / sizeof(capdump_file_cols[0]);
 
@@ -63,6 +64,9 @@ static const char names_cols[] = "PATH,VERSION,ROOTID,EFFECTIVE,PRM_NAMES,INH_NA
 struct file_scan {
 	struct capdump_ctx *ctx;
 	struct out_table *t;
+	size_t rows;		/* added to t */
+	size_t checked;		/* files whose attribute was asked for */
+	size_t skipped_dirs;	/* directories below a PATH, left alone without -R */
 	char path[PATH_MAX];
 };
 
@@ -75,6 +79,8 @@ static struct out_row *note_row(struct file_scan *fs, const char *path, const ch
 	char note[CAPDUMP_NOTE_MAX];
 	va_list ap;
 
+	if (r)
+		fs->rows++;
 	out_set_str(r, FCOL_PATH, path);
 	if (fmt) {
 		va_start(ap, fmt);
@@ -117,6 +123,7 @@ static void check_file(struct file_scan *fs, const char *path, bool follow)
 	struct out_row *r;
 	ssize_t n;
 
+	fs->checked++;
 	n = follow ? getxattr(path, XATTR_CAPS, val, sizeof(val)) :
 		     lgetxattr(path, XATTR_CAPS, val, sizeof(val));
 	if (n < 0) {
@@ -249,6 +256,8 @@ static void walk(struct file_scan *fs, size_t len, dev_t dev)
 		}
 		if (type == DT_REG)
 			check_file(fs, fs->path, false);
+		else if (type == DT_DIR && !fs->ctx->opt->recursive)
+			fs->skipped_dirs++;
 		else if (type == DT_DIR && fs->ctx->opt->recursive &&
 			 (sb.st_dev == dev || !pseudo_fs(fs->path)))
 			walk(fs, len + n, sb.st_dev);
@@ -259,17 +268,59 @@ static void walk(struct file_scan *fs, size_t len, dev_t dev)
 	free(ents);
 }
 
+/*
+ * Nothing to show: say why on stderr (see proc.c's explain_empty()). one is
+ * the PATH when a single one could be looked at, and is_dir says what it is.
+ */
+static void explain_empty(const struct file_scan *fs, int looked, const char *one, bool is_dir)
+{
+	char where[PATH_MAX + 16], hint[96] = "";
+
+	if (looked == 1)
+		snprintf(where, sizeof(where), "%s", one);
+	else
+		snprintf(where, sizeof(where), "the %d PATHs", looked);
+	if (fs->skipped_dirs == 1)
+		snprintf(hint, sizeof(hint), "; -R descends into the directory below");
+	else if (fs->skipped_dirs)
+		snprintf(hint, sizeof(hint), "; -R descends into the %zu directories below",
+			 fs->skipped_dirs);
+	if (!fs->checked)
+		info_msg("no regular file to check in %s%s", where, hint);
+	else if (looked == 1 && !is_dir)
+		info_msg("%s has no file capabilities (security.capability); -a lists it", where);
+	else if (fs->checked == 1)
+		info_msg("the one file checked in %s has no file capabilities "
+			 "(security.capability); -a lists it%s", where, hint);
+	else
+		info_msg("none of the %zu files checked in %s has file capabilities "
+			 "(security.capability); -a lists them all%s", fs->checked, where, hint);
+}
+
 int capdump_files(struct capdump_ctx *ctx)
 {
 	struct capdump_opts *o = ctx->opt;
 	struct file_scan fs = { .ctx = ctx };
 	char err[PARSE_ERR_MAX];
-	int ret, status = EXIT_PASSED;
+	const char *one = NULL;
+	bool one_is_dir = false;
+	int ret, looked = 0, status = EXIT_PASSED;
 
+	/*
+	 * An empty PATH is a malformed argument, as a PID that is not a number
+	 * is: refused before anything is read. (stat("") would fail with ENOENT,
+	 * and ": No such file or directory" names nothing.)
+	 */
+	for (int i = 0; i < o->nargs; i++) {
+		if (!o->args[i][0]) {
+			err_msg("empty path: ''");
+			return EXIT_ERROR;
+		}
+	}
 	ret = out_table_new(&fs.t, "files", capdump_file_cols, capdump_file_ncols,
 			    o->names ? names_cols : default_cols, &o->out, err);
 	if (ret) {
-		err_msg("%s", ret == -EINVAL ? err : strerror(-ret));
+		err_msg("-o: %s", ret == -EINVAL ? err : strerror(-ret));
 		return EXIT_ERROR;
 	}
 	for (int i = 0; i < o->nargs; i++) {
@@ -282,6 +333,9 @@ int capdump_files(struct capdump_ctx *ctx)
 			status = EXIT_ERROR;
 			continue;
 		}
+		looked++;
+		one = arg;
+		one_is_dir = S_ISDIR(sb.st_mode);
 		if (!S_ISDIR(sb.st_mode)) {
 			check_file(&fs, arg, true);
 			continue;
@@ -297,6 +351,8 @@ int capdump_files(struct capdump_ctx *ctx)
 			fs.path[--len] = '\0';
 		walk(&fs, len, sb.st_dev);
 	}
+	if (!fs.rows && looked)
+		explain_empty(&fs, looked, one, one_is_dir);
 	ret = out_table_print(fs.t);
 	if (ret)
 		status = EXIT_ERROR;	/* main() reports the write error */

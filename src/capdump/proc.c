@@ -43,7 +43,7 @@ const struct out_column capdump_proc_cols[] = {
 	[COL_PID]	  = { "PID", "pid", OUT_NUM, 5, OUT_RIGHT, "process ID" },
 	[COL_PPID]	  = { "PPID", "ppid", OUT_NUM, 5, OUT_RIGHT, "parent process ID" },
 	[COL_UID]	  = { "UID", "uid", OUT_NUM, 5, OUT_RIGHT, "effective user ID" },
-	[COL_USER]	  = { "USER", "user", OUT_STR, 8, 0, "effective user name" },
+	[COL_USER]	  = { "USER", "user", OUT_STR, 8, OUT_TRUNC, "effective user name" },
 	[COL_COMMAND]	  = { "COMMAND", "command", OUT_STR, 15, OUT_TRUNC,
 			      "command name (kernel threads in brackets)" },
 	[COL_STATE]	  = { "STATE", "state", OUT_STR, 1, 0, "process state (R, S, D, Z...)" },
@@ -72,7 +72,7 @@ const struct out_column capdump_proc_cols[] = {
 			      "the same as names" },
 	[COL_REASON]	  = { "REASON", "reason", OUT_STR, 0.1, OUT_TRUNC,
 			      "why the default filter shows the process" },
-	[COL_NOTE]	  = { "NOTE", "note", OUT_STR, 0.1, 0,
+	[COL_NOTE]	  = { "NOTE", "note", OUT_STR, 0.1, OUT_WRAP,
 			      "what could not be read, or disagrees" },
 };
 const size_t capdump_proc_ncols = sizeof(capdump_proc_cols) / sizeof(capdump_proc_cols[0]);
@@ -81,6 +81,14 @@ static const char default_cols[] =
 	"PID,PPID,USER,COMMAND,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB,NNP,SECCOMP,NOTE";
 static const char names_cols[] =
 	"PID,PPID,USER,COMMAND,INH_NAMES,PRM_NAMES,EFF_NAMES,BND_NAMES,AMB_NAMES,NNP,SECCOMP,NOTE";
+/*
+ * libsmartcols never makes a column narrower than its header, and the five
+ * name columns alone take 49 of a terminal's 80 with their blanks: the table
+ * for the eye leaves out PPID, NNP and SECCOMP to fit (-o + brings them
+ * back); raw output and a JSON record, for programs, keep them.
+ */
+static const char names_table_cols[] =
+	"PID,USER,COMMAND,INH_NAMES,PRM_NAMES,EFF_NAMES,BND_NAMES,AMB_NAMES,NOTE";
 static const char diff_cols[] = "PID,PPID,USER,COMMAND,CAPEFF,GAINED,NOTE";
 static const char diff_names_cols[] = "PID,PPID,USER,COMMAND,EFF_NAMES,GAINED_NAMES,NOTE";
 
@@ -101,6 +109,7 @@ struct proc_scan {
 	struct capdump_ctx *ctx;
 	int procfd;		/* /proc under the root: every read is relative to it */
 	struct out_table *t;
+	size_t rows;		/* added to t */
 	struct user_entry *users;
 	size_t nr_users, cap_users;
 	bool passwd_loaded;
@@ -376,6 +385,7 @@ static void add_row(struct proc_scan *ps, const struct proc_rec *rec, const char
 
 	if (!r)
 		return;
+	ps->rows++;
 	out_set_u64(r, COL_PID, rec->pid);
 	if (st->has_ppid)
 		out_set_u64(r, COL_PPID, st->ppid);
@@ -468,6 +478,30 @@ static struct proc_rec *find_rec(struct proc_rec *recs, size_t nr, pid_t pid)
 	return NULL;
 }
 
+/*
+ * An empty table says nothing of why: say it on stderr, so that an audit
+ * that found nothing is not mistaken for one that did not look.
+ */
+static void explain_empty(const struct proc_scan *ps, size_t nr)
+{
+	const struct capdump_opts *o = ps->ctx->opt;
+	char all[64];
+
+	if (nr == 1)
+		snprintf(all, sizeof(all), "-a shows the one process");
+	else
+		snprintf(all, sizeof(all), "-a shows all %zu processes", nr);
+	if (!nr)
+		info_msg("no process found in %s/proc", sysroot_is_live() ? "" : sysroot_dir());
+	else if (o->all)
+		return;		/* every row was shown, or could not be added */
+	else if (o->diff)
+		info_msg("no process holds an effective capability its parent lacks; %s", all);
+	else
+		info_msg("no process matched the default filter (processes with capabilities "
+			 "worth a look); %s", all);
+}
+
 static int scan_all(struct proc_scan *ps)
 {
 	struct procscan scan;
@@ -501,6 +535,8 @@ static int scan_all(struct proc_scan *ps)
 		show(ps, &recs[i], parent, false);
 	}
 	free(recs);
+	if (!ps->rows)
+		explain_empty(ps, nr);
 	return EXIT_PASSED;
 }
 
@@ -539,12 +575,15 @@ int capdump_procs(struct capdump_ctx *ctx)
 
 	if (o->diff)
 		defaults = o->names ? diff_names_cols : diff_cols;
+	else if (o->names)
+		defaults = o->out.json || o->out.json_file || o->out.raw ? names_cols :
+			   names_table_cols;
 	else
-		defaults = o->names ? names_cols : default_cols;
+		defaults = default_cols;
 	ret = out_table_new(&ps.t, "processes", capdump_proc_cols, capdump_proc_ncols,
 			    defaults, &o->out, err);
 	if (ret) {
-		err_msg("%s", ret == -EINVAL ? err : strerror(-ret));
+		err_msg("-o: %s", ret == -EINVAL ? err : strerror(-ret));
 		return EXIT_ERROR;
 	}
 	ps.procfd = sysroot_open("/proc", O_RDONLY | O_DIRECTORY);

@@ -123,8 +123,9 @@ static void test_names(void)
 
 	/* the crossover: the shorter form wins, whichever it is */
 	capdump_set_names(&nm, full40 >> 20, buf, sizeof(buf));
-	ok(!strncmp(buf, "cap_chown,", 10) && !strstr(buf, "all"),
-	   "names: bits 0-20 are shorter as a list: %s", buf);
+	if (!ok(!strncmp(buf, "cap_chown,", 10) && !strstr(buf, "all"),
+		"names: bits 0-20 are shorter as a list"))
+		printf("#   got '%s'\n", buf);
 	capdump_set_names(&nm, full40 & ~0xfULL & ~(1ULL << 40), buf, sizeof(buf));
 	is_str(buf, "all,-cap_chown,-cap_dac_override,-cap_dac_read_search,-cap_fowner,"
 	       "-cap_checkpoint_restore", "names: five lacked are shorter than 36 held");
@@ -132,8 +133,9 @@ static void test_names(void)
 		commas += *p == ',';
 	ok(commas == 5, "names: one comma per name lacked");
 	capdump_set_names(&nm, full40 & 0x7ffff0000ULL, buf, sizeof(buf));
-	ok(!strncmp(buf, "cap_sys_module,", 15) && !strchr(buf, '-') && !strstr(buf, "all"),
-	   "names: 19 held of 41 are shorter as a list: %s", buf);
+	if (!ok(!strncmp(buf, "cap_sys_module,", 15) && !strchr(buf, '-') && !strstr(buf, "all"),
+		"names: bits 16-34, 19 of 41, are shorter as a list"))
+		printf("#   got '%s'\n", buf);
 
 	/* a buffer too small: nothing partial, which would read as a smaller set */
 	memset(small, 'x', sizeof(small));
@@ -162,6 +164,14 @@ static void test_names(void)
 		NAMES(&old, 1ULL << 13 | 1ULL << 39, "cap_net_raw,39",
 		      "names 37: a number even where libcap has a name");
 		NAMES(&old, full40, "all,38,39,40", "names 37: a 6.x full set on a 5.x kernel");
+		capdump_names_free(&old);
+	}
+
+	/* a kernel newer than libcap: its capabilities 41-45 have no name but count in "all" */
+	if (ok(capdump_names_init(&old, 45) == 0, "names: init for cap_last_cap 45")) {
+		NAMES(&old, 0x3fffffffffffULL & ~(1ULL << 43), "all,-43",
+		      "names 45: a capability libcap cannot name is its number, as in cap_to_text");
+		NAMES(&old, 1ULL << 42 | 1ULL << 46, "42,46", "names 45: known and unknown numbers");
 		capdump_names_free(&old);
 	}
 }
