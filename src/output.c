@@ -42,7 +42,7 @@ bool out_parse_opt(int id, const char *arg, struct out_opts *o)
 {
 	switch (id) {
 	case 'J': o->json = true; return true;
-	case 'r': o->raw = true; return true;
+	case OUT_ID_RAW: o->raw = true; return true;
 	case 'n': o->noheadings = true; return true;
 	case 'o': o->columns = arg; return true;
 	case OUT_ID_JSON_FILE: o->json_file = arg; return true;

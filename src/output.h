@@ -44,14 +44,19 @@ struct out_opts {
 	int schema_version;	/* of the record (json.h); 0 is 1 */
 };
 
-/* The options every table command shares, for its cli_option list (cli.h). */
+/*
+ * The options every table command shares, for its cli_option list (cli.h).
+ * --raw has no short letter: -r is upstream rtla's --runtime in the noise
+ * commands, and a letter means one thing across the suite.
+ */
 #define OUT_ID_JSON_FILE	(CLI_LONG + 100)
+#define OUT_ID_RAW		(CLI_LONG + 101)
 #define OUT_CLI_OPTIONS \
 	CLI_FLAG('J', "json", "print the result as JSON instead of the table"), \
 	CLI_VALUE(OUT_ID_JSON_FILE, "json-file", "FILE", \
 		  "also write the JSON record to FILE (- for stdout)", \
 		  .flags = CLI_FILE, .complete = CLI_COMP_FILE), \
-	CLI_FLAG('r', "raw", "use raw output format"), \
+	CLI_FLAG(OUT_ID_RAW, "raw", "use raw output format"), \
 	CLI_FLAG('n', "noheadings", "don't print headings"), \
 	CLI_VALUE('o', "output", "LIST", "the columns to print (+LIST adds to the defaults)")
 /* Returns true if id was one of the output options. */

@@ -17,7 +17,8 @@
 #include "sysroot.h"
 
 enum {
-	OPT_NAMES = CLI_LONG,
+	OPT_ALL = CLI_LONG,
+	OPT_NAMES,
 	OPT_DIFF,
 	OPT_FILES,
 };
@@ -25,7 +26,9 @@ enum {
 static void usage(FILE *f);
 
 static const struct cli_option options[] = {
-	CLI_FLAG('a', "all", "every process (with --files: every regular file)"),
+	CLI_FLAG(OPT_ALL, "all", "every process (with --files: every regular file)"),
+	/* -a is upstream rtla's --auto in the noise commands; kept for old scripts */
+	CLI_FLAG('a', NULL, "same as --all", .flags = CLI_HIDDEN),
 	CLI_FLAG(OPT_NAMES, "names", "capability names instead of hex values"),
 	CLI_FLAG(OPT_DIFF, "diff", "what each effective set holds beyond its parent's;\n"
 		 "without -a only processes that gained something"),
@@ -77,7 +80,7 @@ int capdump_parse_args(int argc, char **argv, struct capdump_opts *o)
 		if (out_parse_opt(id, p.arg, &o->out))
 			continue;
 		switch (id) {
-		case 'a': o->all = true; break;
+		case OPT_ALL: case 'a': o->all = true; break;
 		case OPT_NAMES: o->names = true; break;
 		case OPT_DIFF: o->diff = true; break;
 		case OPT_FILES: o->files = true; break;

@@ -288,13 +288,13 @@ static void explain_empty(const struct file_scan *fs, int looked, const char *on
 	if (!fs->checked)
 		info_msg("no regular file to check in %s%s", where, hint);
 	else if (looked == 1 && !is_dir)
-		info_msg("%s has no file capabilities (security.capability); -a lists it", where);
+		info_msg("%s has no file capabilities (security.capability); --all lists it", where);
 	else if (fs->checked == 1)
 		info_msg("the one file checked in %s has no file capabilities "
-			 "(security.capability); -a lists it%s", where, hint);
+			 "(security.capability); --all lists it%s", where, hint);
 	else
 		info_msg("none of the %zu files checked in %s has file capabilities "
-			 "(security.capability); -a lists them all%s", fs->checked, where, hint);
+			 "(security.capability); --all lists them all%s", fs->checked, where, hint);
 }
 
 int capdump_files(struct capdump_ctx *ctx)

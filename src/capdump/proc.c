@@ -488,9 +488,9 @@ static void explain_empty(const struct proc_scan *ps, size_t nr)
 	char all[64];
 
 	if (nr == 1)
-		snprintf(all, sizeof(all), "-a shows the one process");
+		snprintf(all, sizeof(all), "--all shows the one process");
 	else
-		snprintf(all, sizeof(all), "-a shows all %zu processes", nr);
+		snprintf(all, sizeof(all), "--all shows all %zu processes", nr);
 	if (!nr)
 		info_msg("no process found in %s/proc", sysroot_is_live() ? "" : sysroot_dir());
 	else if (o->all)

@@ -45,13 +45,13 @@ status_set() {
 	needs_root "setpriv changes the bounding and ambient sets"
 	start setpriv --bounding-set -all,+net_raw,+net_bind_service,+bpf \
 		--inh-caps +net_raw,+bpf --ambient-caps +net_raw,+bpf -- sleep 60
-	run "$RTLA" capdump -r -n -o USER,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB "$pid"
+	run "$RTLA" capdump --raw -n -o USER,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB "$pid"
 	[ "$status" -eq 0 ]
 	[ "$output" = "root 0000008000002000 0000008000002400 0000008000002400 0000008000002400 0000008000002000" ]
-	run "$RTLA" capdump -r -n --names -o BND_NAMES,AMB_NAMES "$pid"
+	run "$RTLA" capdump --raw -n --names -o BND_NAMES,AMB_NAMES "$pid"
 	[ "$output" = "cap_net_bind_service,cap_net_raw,cap_bpf cap_net_raw,cap_bpf" ]
 	# and the default scan shows it, without a word on stderr
-	"$RTLA" capdump -r -n -o PID,REASON > "$tmp/out" 2> "$tmp/err"
+	"$RTLA" capdump --raw -n -o PID,REASON > "$tmp/out" 2> "$tmp/err"
 	grep -qx "$pid root\\\\x20with\\\\x20an\\\\x20ambient\\\\x20set" "$tmp/out" || { cat "$tmp/out"; false; }
 	[ ! -s "$tmp/err" ] || { cat "$tmp/err"; false; }
 }
@@ -60,7 +60,7 @@ status_set() {
 	needs_root "setpriv changes the UID and the ambient set"
 	start setpriv --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps +net_raw --ambient-caps +net_raw -- sleep 60
-	run "$RTLA" capdump -r -n -o PID,USER,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB,NNP,SECCOMP
+	run "$RTLA" capdump --raw -n -o PID,USER,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB,NNP,SECCOMP
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$pid nobody 0000000000002000 0000000000002000 0000000000002000 $(status_set "$pid" CapBnd) 0000000000002000 no disabled"* ]]
 }
@@ -68,15 +68,15 @@ status_set() {
 @test "no_new_privs set with setpriv is shown" {
 	needs_root "setpriv runs the child as another user"
 	start setpriv --no-new-privs --reuid=65534 --regid=65534 --clear-groups -- sleep 60
-	run "$RTLA" capdump -r -n -o NNP,SECCOMP,CAPEFF "$pid"
+	run "$RTLA" capdump --raw -n -o NNP,SECCOMP,CAPEFF "$pid"
 	[ "$output" = "yes disabled 0000000000000000" ]
 }
 
 @test "the live values agree with /proc and with capget for every process" {
-	"$RTLA" capdump -a -r -o PID,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB,NOTE > "$tmp/out" 2> "$tmp/err"
+	"$RTLA" capdump -a --raw -o PID,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB,NOTE > "$tmp/out" 2> "$tmp/err"
 	[ ! -s "$tmp/err" ] || { cat "$tmp/err"; false; }
 	! grep -q 'from\\x20capget' "$tmp/out"
-	run "$RTLA" capdump -r -n -o CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB 1
+	run "$RTLA" capdump --raw -n -o CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB 1
 	[ "$output" = "$(status_set 1 CapInh) $(status_set 1 CapPrm) $(status_set 1 CapEff) $(status_set 1 CapBnd) $(status_set 1 CapAmb)" ]
 }
 
@@ -102,10 +102,10 @@ assert all(len(p["cap_eff"]) == 16 for p in procs if p["cap_eff"])'
 		sleep 0.01
 	done
 	pids+=("$child")
-	run "$RTLA" capdump --diff -r -n -o PID,PPID,GAINED,GAINED_NAMES
+	run "$RTLA" capdump --diff --raw -n -o PID,PPID,GAINED,GAINED_NAMES
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$child $pid 0000000000002000 cap_net_raw"* ]]
-	run "$RTLA" capdump --diff -r -n -o GAINED "$pid"
+	run "$RTLA" capdump --diff --raw -n -o GAINED "$pid"
 	[ "$output" = "0000000000000000" ]
 }
 
@@ -114,7 +114,7 @@ assert all(len(p["cap_eff"]) == 16 for p in procs if p["cap_eff"])'
 	command -v unshare >/dev/null || skip "needs unshare"
 	unshare -m true 2>/dev/null || skip "cannot create a mount namespace here"
 	run unshare -m --propagation private sh -c "mount -t proc -o hidepid=1 proc /proc &&
-		setpriv --reuid=65534 --regid=65534 --clear-groups '$RTLA' capdump -r -n \
+		setpriv --reuid=65534 --regid=65534 --clear-groups '$RTLA' capdump --raw -n \
 			-o PID,USER,CAPPRM,CAPEFF,CAPBND,NOTE 1"
 	[ "$status" -eq 0 ]
 	[ "$output" = "1 root $(status_set 1 CapPrm) $(status_set 1 CapEff)  status:\\x20Operation\\x20not\\x20permitted;\\x20inheritable,\\x20permitted,\\x20effective\\x20from\\x20capget" ]
@@ -165,7 +165,7 @@ assert all(len(p["cap_eff"]) == 16 for p in procs if p["cap_eff"])'
 	: > "$tmp/v3"
 	setcap -n 1000 cap_net_raw+ep "$tmp/v3"
 	: > "$tmp/none"
-	run "$RTLA" capdump --files -r -o PATH,VERSION,ROOTID,EFFECTIVE,CAPPRM,CAPINH,TEXT "$tmp"
+	run "$RTLA" capdump --files --raw -o PATH,VERSION,ROOTID,EFFECTIVE,CAPPRM,CAPINH,TEXT "$tmp"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "PATH VERSION ROOTID EFFECTIVE CAPPRM CAPINH TEXT" ]
 	[ "${lines[1]}" = "$tmp/high 2  yes 000001c000000000 000001c000000000 cap_perfmon,cap_bpf,cap_checkpoint_restore=eip" ]
@@ -175,7 +175,7 @@ assert all(len(p["cap_eff"]) == 16 for p in procs if p["cap_eff"])'
 	[ "${#lines[@]}" -eq 5 ]
 	run "$RTLA" capdump --files -J -o PATH,VERSION,ROOTID "$tmp/v3"
 	[[ "$output" == *'"version": 3,'*'"rootid": 1000'* ]]
-	run "$RTLA" capdump --files --names -r -n -o PRM_NAMES,INH_NAMES "$tmp/high" "$tmp/p"
+	run "$RTLA" capdump --files --names --raw -n -o PRM_NAMES,INH_NAMES "$tmp/high" "$tmp/p"
 	[ "${lines[0]}" = "cap_perfmon,cap_bpf,cap_checkpoint_restore cap_perfmon,cap_bpf,cap_checkpoint_restore" ]
 	[ "${lines[1]}" = "cap_net_bind_service -" ]
 }
@@ -185,7 +185,7 @@ assert all(len(p["cap_eff"]) == 16 for p in procs if p["cap_eff"])'
 	[ "$(cat /proc/sys/kernel/cap_last_cap)" -lt 41 ] || skip "this kernel knows capability 41"
 	: > "$tmp/f"
 	setcap 'cap_net_raw,41+ep' "$tmp/f" || skip "setcap refused capability 41"
-	run "$RTLA" capdump --files --names -r -n -o CAPPRM,PRM_NAMES,NOTE "$tmp/f"
+	run "$RTLA" capdump --files --names --raw -n -o CAPPRM,PRM_NAMES,NOTE "$tmp/f"
 	[ "$status" -eq 0 ]
 	[ "$output" = "0000020000002000 cap_net_raw,41 bits\\x20above\\x20cap_last_cap" ]
 }
@@ -216,7 +216,7 @@ assert all(len(p["cap_eff"]) == 16 for p in procs if p["cap_eff"])'
 	mkdir -p "$tmp/secret"
 	chmod 700 "$tmp/secret"
 	run setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$RTLA" capdump --files -R -r -n -o PATH,NOTE "$tmp"
+		"$RTLA" capdump --files -R --raw -n -o PATH,NOTE "$tmp"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$tmp/secret cannot\\x20open\\x20directory:\\x20Permission\\x20denied" ]
 }
@@ -228,10 +228,10 @@ assert all(len(p["cap_eff"]) == 16 for p in procs if p["cap_eff"])'
 	err=$BATS_TEST_TMPDIR/err
 	"$RTLA" capdump --files -n "$tmp" > "$BATS_TEST_TMPDIR/out" 2> "$err" || { cat "$err"; false; }
 	[ ! -s "$BATS_TEST_TMPDIR/out" ]
-	[ "$(cat "$err")" = "rtla capdump: none of the 2 files checked in $tmp has file capabilities (security.capability); -a lists them all; -R descends into the directory below" ]
+	[ "$(cat "$err")" = "rtla capdump: none of the 2 files checked in $tmp has file capabilities (security.capability); --all lists them all; -R descends into the directory below" ]
 	run "$RTLA" capdump --files -n "$tmp/one"
 	[ "$status" -eq 0 ]
-	[ "$output" = "rtla capdump: $tmp/one has no file capabilities (security.capability); -a lists it" ]
+	[ "$output" = "rtla capdump: $tmp/one has no file capabilities (security.capability); --all lists it" ]
 	run "$RTLA" capdump --files -a -n -o PATH "$tmp/one"
 	[ "$output" = "$tmp/one" ]
 }
