@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <libgen.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,9 @@
 #include "sysroot.h"
 
 const struct rtla_command rtla_commands[] = {
-	{ "osnoise", cmd_osnoise, "per-CPU operating system noise (osnoise top)",
+	{ "osnoise", cmd_osnoise, "per-CPU operating system noise (osnoise top, osnoise hist)",
 	  &osnoise_cli, CMD_LIVE_ONLY },
-	{ "hwnoise", cmd_hwnoise, "per-CPU hardware-related noise, with interrupts disabled",
+	{ "hwnoise", cmd_hwnoise, "per-CPU hardware-related noise, interrupts disabled (top, hist)",
 	  &hwnoise_cli, CMD_LIVE_ONLY },
 	{ "dhry", cmd_dhry, "Dhrystone 2.1 on every chosen CPU: DMIPS, DMIPS/MHz, slow cores",
 	  &dhry_cli, CMD_LIVE_ONLY },
@@ -108,10 +109,23 @@ static size_t edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/* Is A B with two neighbouring letters swapped ("hlep", "dhyr")? */
+static bool swapped_letters(const char *a, const char *b)
+{
+	size_t len = strlen(a), i = 0;
+
+	if (len != strlen(b) || len < 2)
+		return false;
+	while (i < len && a[i] == b[i])
+		i++;
+	return i + 1 < len && a[i] == b[i + 1] && a[i + 1] == b[i] &&
+	       !strcmp(a + i + 2, b + i + 2);
+}
+
 /*
  * A command NAME is plausibly a typo of: one or two edits away (one for
- * short names), or a prefix of at least two letters. An unrelated word
- * ("version", "timerlat") gets no suggestion.
+ * short names), two letters swapped, or a prefix of at least two letters.
+ * An unrelated word ("version", "timerlat") gets no suggestion.
  */
 static const char *likely_command(const char *name)
 {
@@ -121,7 +135,7 @@ static const char *likely_command(const char *name)
 		if (len >= 2 && !strncmp(c->name, name, len))
 			return c->name;
 	for (const struct rtla_command *c = rtla_commands; c->name; c++)
-		if (len && edit_distance(name, c->name) <= limit)
+		if (len && (edit_distance(name, c->name) <= limit || swapped_letters(name, c->name)))
 			return c->name;
 	return NULL;
 }
@@ -247,7 +261,7 @@ static int run_command(const struct rtla_command *c, int argc, char **argv)
 {
 	set_command_prefix(c);
 	json_set_command(c->name);
-	if ((c->flags & CMD_LIVE_ONLY) && sysroot_require_live(c->name))
+	if ((c->flags & CMD_LIVE_ONLY) && sysroot_require_live("this command"))
 		return EXIT_ERROR;
 	return finish(c->fn(argc, argv));
 }

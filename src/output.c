@@ -314,8 +314,7 @@ int out_table_print(struct out_table *t)
 	if (t->opts.json) {
 		ret = write_record(t, stdout);
 	} else if (scols_table_get_nlines(t->tb)) {
-		if (scols_print_table(t->tb))
-			ret = errno ? -errno : -EIO;
+		scols_print_table(t->tb);
 	} else if (!t->opts.noheadings) {
 		print_header_only(t);
 	}
@@ -333,5 +332,7 @@ int out_table_print(struct out_table *t)
 			ret = err;
 		}
 	}
-	return ret ? ret : out_flush_stdout();
+	/* a failed stdout is main()'s to report, once, and quietly for a closed pipe */
+	out_flush_stdout();
+	return ret;
 }

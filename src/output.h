@@ -85,8 +85,9 @@ void out_set_none(struct out_row *r, int col);
 /*
  * Print the table to stdout, or with -J the record (json.h's envelope and
  * the rows under the table's NAME); with --json-file also the record there.
- * An empty table still prints its header. -errno when something could not
- * be written (the --json-file error is reported here, stdout's by main()).
+ * An empty table still prints its header. -errno when the record could not
+ * be written to --json-file (reported here); a failed stdout is not this
+ * function's to report: main() does, once, and ends quietly on a closed pipe.
  */
 int out_table_print(struct out_table *t);
 

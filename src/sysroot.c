@@ -53,7 +53,7 @@ int sysroot_require_live(const char *what)
 {
 	if (sysroot_is_live())
 		return 0;
-	err_msg("%s needs the live system and cannot run on --sysroot %s", what, root_dir);
+	err_msg("--sysroot %s: %s needs the live system", root_dir, what);
 	return -EROFS;
 }
 

@@ -355,7 +355,7 @@ int capdump_files(struct capdump_ctx *ctx)
 		explain_empty(&fs, looked, one, one_is_dir);
 	ret = out_table_print(fs.t);
 	if (ret)
-		status = EXIT_ERROR;	/* main() reports the write error */
+		status = EXIT_ERROR;	/* the --json-file, reported */
 	out_table_free(fs.t);
 	return status;
 }

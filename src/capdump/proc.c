@@ -597,7 +597,7 @@ int capdump_procs(struct capdump_ctx *ctx)
 	close(ps.procfd);
 	ret = out_table_print(ps.t);
 	if (ret)
-		status = EXIT_ERROR;	/* main() reports the write error */
+		status = EXIT_ERROR;	/* the --json-file, reported */
 out_free_table:
 	out_table_free(ps.t);
 	for (size_t i = 0; i < ps.nr_users; i++)

@@ -468,8 +468,7 @@ int cmd_dhry(int argc, char **argv)
 	/* a bad -o or an unwritable --json-file must fail before minutes of benchmark */
 	table_opts = c.out;
 	table_opts.json_file = NULL;	/* the record is richer than the table: ours */
-	if (!c.out.json &&
-	    out_table_new(&t, "cpus", columns, NCOLUMNS, DEFAULT_COLUMNS, &table_opts, err)) {
+	if (out_table_new(&t, "cpus", columns, NCOLUMNS, DEFAULT_COLUMNS, &table_opts, err)) {
 		err_msg("-o: %s", err);
 		return EXIT_ERROR;
 	}
@@ -504,7 +503,7 @@ int cmd_dhry(int argc, char **argv)
 
 	ret = strcmp(verdict(res, sc, n), "failed") ? EXIT_PASSED : EXIT_ERROR;
 	/* a write error on stdout is main()'s to report, once */
-	if (t)
+	if (!c.out.json)
 		print_table(t, res, sc, n);
 	if (write_records(&c, jf, res, sc, n, median, now_s() - t0))
 		ret = EXIT_ERROR;

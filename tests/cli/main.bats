@@ -2,6 +2,9 @@
 # The rtla binary: help, version, dispatch, aliases, exit codes.
 
 load helper
+bats_require_minimum_version 1.5.0
+
+COMMANDS="osnoise, hwnoise, dhry, capdump, help"
 
 setup() {
 	tmp=$(mktemp -d)
@@ -34,46 +37,77 @@ teardown() {
 	[ "$output" = "rtla $(cat "$BATS_TEST_DIRNAME/../../VERSION")" ]
 }
 
-@test "no command: usage on stderr, exit 1" {
-	run "$RTLA"
+@test "no command: one line on stderr naming the commands, exit 1" {
+	run --separate-stderr "$RTLA"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"Usage: rtla"* ]]
+	[ -z "$output" ]
+	[ "$stderr" = "rtla: no command given (commands: $COMMANDS); see 'rtla --help'" ]
 }
 
 @test "an unknown command: one line naming the closest command, exit 1" {
-	run "$RTLA" hlep
+	run --separate-stderr "$RTLA" hlep
 	[ "$status" -eq 1 ]
-	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == *"unknown command 'hlep'"*"'help'"* ]]
+	[ -z "$output" ]
+	[ "$stderr" = "rtla: unknown command: 'hlep' (did you mean 'help'?)" ]
+	# no likely typo: the commands instead of a guess
+	run --separate-stderr "$RTLA" version
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "rtla: unknown command: 'version' (commands: $COMMANDS)" ]
+	# an option before the command belongs after it
+	run --separate-stderr "$RTLA" --bogus
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "rtla: unknown option: --bogus (give it after the command)" ]
 }
 
 @test "help of an unknown command fails with exit 1" {
-	run "$RTLA" help nosuchcommand
+	run --separate-stderr "$RTLA" help nosuchcommand
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"unknown command 'nosuchcommand'"* ]]
+	[ -z "$output" ]
+	[ "$stderr" = "rtla: unknown command: 'nosuchcommand' (commands: $COMMANDS)" ]
 }
 
 @test "--sysroot must be an existing directory" {
-	run "$RTLA" --sysroot "$tmp/missing" --help
+	run --separate-stderr "$RTLA" --sysroot "$tmp/missing" --help
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"--sysroot $tmp/missing: No such file or directory"* ]]
-	run "$RTLA" --sysroot
+	[ -z "$output" ]
+	[ "$stderr" = "rtla: --sysroot: $tmp/missing: No such file or directory" ]
+	run --separate-stderr "$RTLA" --sysroot
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"--sysroot needs a directory"* ]]
-	run "$RTLA" --sysroot "$tmp" --help
+	[ "$stderr" = "rtla: option needs an argument: --sysroot" ]
+	run --separate-stderr "$RTLA" --sysroot '' --help
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "rtla: --sysroot: empty directory name"* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	run --separate-stderr "$RTLA" --sysroot "$tmp" --help
 	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
 }
 
 @test "writing to a full disk is an error, not silence" {
-	run sh -c "'$RTLA' --help > /dev/full"
-	[ "$status" -eq 1 ]
-	[[ "$output" == *"write error"* ]]
+	for opt in --help -V; do
+		run --separate-stderr sh -c "'$RTLA' $opt > /dev/full"
+		[ "$status" -eq 1 ]
+		[ "$stderr" = "rtla: write error: No space left on device" ]
+	done
 }
 
-@test "writing to a closed pipe is an error" {
-	# the reader is gone before rtla writes: EPIPE, not a silent death by SIGPIPE
-	run bash -c "set -o pipefail; (sleep 0.5; exec '$RTLA' --help) | true"
+@test "writing to a closed pipe ends quietly, with the command's exit status" {
+	# the reader is gone before rtla writes: no message, no death by SIGPIPE
+	for args in --help "capdump --all"; do
+		run --separate-stderr bash -c "set -o pipefail; (sleep 0.5; exec '$RTLA' $args) | true"
+		echo "rtla $args | true: status $status, stderr [$stderr]"
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+	done
+	# a failing command keeps its status and its own message, nothing about the pipe
+	RTLA_DHRY_FAULT_CPU=0 run --separate-stderr bash -c \
+		"set -o pipefail; (sleep 0.5; exec '$RTLA' dhry -i 1000 -c 0) | true"
+	echo "failing dhry | true: status $status, stderr [$stderr]"
 	[ "$status" -eq 1 ]
+	[ "$(printf '%s\n' "${stderr_lines[@]}" | grep -v '^rtla dhry: warning: ')" = \
+	  "rtla dhry: CPU 0: FAILED: Int_Glob: 6, should be 5" ]
 }
 
 @test "make install puts rtla and the osnoise/hwnoise symlinks under DESTDIR, uninstall removes them" {

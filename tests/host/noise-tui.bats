@@ -36,6 +36,8 @@ teardown() {
 	echo "$screen"
 	cat "$tmp/err"
 	[ "$(cat "$tmp/rc")" = 0 ]
+	# diagnostics (such as the backend note) on stderr, each with the command's prefix
+	! grep -v '^rtla hwnoise: ' "$tmp/err"
 	# after the view closes, the final table stays on the terminal
 	[[ $screen == *"Hardware-related Noise"* && $screen != *"press q to quit"* ]]
 	! ls /sys/kernel/tracing/instances | grep -q rtla_sampler_

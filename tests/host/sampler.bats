@@ -4,6 +4,7 @@
 # every way out, stop conditions and bad input. Needs root and tracefs.
 
 load ../cli/helper
+bats_require_minimum_version 1.5.0
 
 TRACING=/sys/kernel/tracing
 
@@ -49,6 +50,37 @@ instance_gone() {
 		echo "instance rtla_sampler_$1 left behind"
 		return 1
 	}
+}
+
+# check_record FILE COMMAND: FILE holds one run record of COMMAND ("hwnoise" or
+# "osnoise top") measured by the sampler: the envelope every record has
+# (rtla(1), JSON RECORDS), then the backend and per-CPU counts named *_count
+check_record() {
+	python3 - "$1" "$2" "$(cat "$BATS_TEST_DIRNAME/../../VERSION")" "$(uname -n)" "$(uname -r)" <<-'EOF'
+		import json, re, sys
+		path, command, version, host, kernel = sys.argv[1:]
+		d = json.load(open(path))
+		keys = list(d)
+		assert keys[:9] == ["schema", "tool", "version", "command", "host", "kernel",
+		                    "started", "duration_s", "verdict"], keys
+		schema = "rtla-" + command.replace(" ", "-")
+		assert d["schema"] == {"name": schema, "version": 1}, d["schema"]
+		assert d["tool"] == "rtla" and d["version"] == version, (d["tool"], d["version"])
+		assert d["command"] == command, d["command"]
+		assert d["host"] == host and d["kernel"] == kernel, (d["host"], d["kernel"])
+		assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", d["started"]), d["started"]
+		assert isinstance(d["duration_s"], (int, float)) and d["duration_s"] > 0, d["duration_s"]
+		assert d["verdict"] == "passed" and d["stop"] is None, (d["verdict"], d["stop"])
+		assert d["backend"] == "sampler", d["backend"]
+		counts = ["hw_count", "nmi_count"]
+		if command == "osnoise top":
+		    counts += ["irq_count", "softirq_count", "thread_count"]
+		assert d["cpus"], "no cpus"
+		for c in d["cpus"]:
+		    assert [k for k in c if k.endswith("_count")] == counts, list(c)
+		    assert all(isinstance(c[k], int) for k in counts), c
+		    assert not {"hw", "nmi", "irq", "softirq", "thread"} & set(c), list(c)
+	EOF
 }
 
 # every row of the table: CPU #periods then N numeric columns
@@ -114,11 +146,26 @@ check_rows() {
 	done
 }
 
+@test "sampler: a reader of stdout that goes away ends the run quietly and removes the instance" {
+	mkfifo "$T/fifo"
+	start=$SECONDS
+	"$RTLA" osnoise top --backend sampler -c 0 -d 50s >"$T/fifo" 2>"$T/err" 3>&- &
+	BG=$!
+	head -c1 <"$T/fifo" >/dev/null
+	status=0
+	wait "$BG" || status=$?
+	echo "ended after $((SECONDS - start)) s with status $status: $(cat "$T/err")"
+	[ "$status" -eq 0 ]
+	[ $((SECONDS - start)) -lt 45 ]
+	[ ! -s "$T/err" ]
+	instance_gone "$BG"
+}
+
 @test "sampler: the instance is removed when setup fails (-P d: on pinned spinners)" {
 	start_bg osnoise top --backend sampler -P d:100ms:1s -d 2s -q
 	finish_bg
 	[ "$status" -eq 1 ]
-	grep -q 'SCHED_DEADLINE' "$T/err"
+	grep -q '^rtla osnoise: .*SCHED_DEADLINE' "$T/err"
 	[ "$(wc -l <"$T/err")" -eq 1 ]
 	instance_gone "$BG"
 }
@@ -133,7 +180,7 @@ check_rows() {
 	start_bg hwnoise --backend sampler -d 1s -q
 	finish_bg
 	[ "$status" -eq 0 ]
-	grep -q "removed 1 tracefs instance left by killed sampler runs (rtla_sampler_$old)" "$T/err"
+	grep -q "^rtla hwnoise: removed 1 tracefs instance left by killed sampler runs (rtla_sampler_$old)" "$T/err"
 	instance_gone "$old"
 	instance_gone "$BG"
 }
@@ -162,11 +209,20 @@ check_rows() {
 	instance_gone "$BG"
 }
 
-@test "sampler: --json records the backend" {
-	start_bg hwnoise --backend sampler -d 1s -q --json "$T/run.json"
+@test "sampler: -J and --json-file record the backend" {
+	# --json-file: the record in the file, the table still on stdout
+	start_bg hwnoise --backend sampler -d 1s -q --json-file "$T/run.json"
 	finish_bg
 	[ "$status" -eq 0 ]
-	grep -q '"backend": *"sampler"' "$T/run.json"
+	grep -q 'Hardware-related Noise' "$T/out"
+	check_record "$T/run.json" hwnoise
+	# -J: the record alone on stdout (no tables, as with -q), nothing else
+	start_bg osnoise top --backend sampler -c 0 -d 1s -J
+	finish_bg
+	[ "$status" -eq 0 ]
+	check_record "$T/out" "osnoise top"
+	[ ! -s "$T/err" ]
+	instance_gone "$BG"
 }
 
 @test "sampler: --warm-up and -P f: (with its warning) still measure" {
@@ -181,7 +237,7 @@ check_rows() {
 	start_bg osnoise top --backend sampler -c 0 -P f:1 -d 1s -q
 	finish_bg
 	[ "$status" -eq 0 ]
-	grep -q 'runtime == period.*starve' "$T/err"
+	grep -q '^rtla osnoise: warning: -P f:1 with runtime == period.*starve' "$T/err"
 }
 
 @test "sampler: without root it measures without attribution, and says so" {
@@ -196,12 +252,15 @@ check_rows() {
 
 @test "sampler: --backend tracer fails clearly on a kernel without the tracer" {
 	grep -qw osnoise "$TRACING/available_tracers" && skip "this kernel has the osnoise tracer"
-	run "$RTLA" osnoise top --backend tracer -d 1s -q
+	run --separate-stderr "$RTLA" osnoise top --backend tracer -d 1s -q
 	[ "$status" -eq 1 ]
-	[[ $output == *"no osnoise tracer"*"--backend sampler"* ]]
-	run "$RTLA" hwnoise --backend tracer -d 1s -q
+	[ -z "$output" ]
+	[[ $stderr == "rtla osnoise: "*"no osnoise tracer"*"--backend sampler" ]]
+	run --separate-stderr "$RTLA" hwnoise --backend tracer -d 1s -q
 	[ "$status" -eq 1 ]
-	[[ $output == *"no osnoise tracer"* ]]
+	[ -z "$output" ]
+	[[ $stderr == "rtla hwnoise: "*"no osnoise tracer"* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ]
 }
 
 @test "sampler: auto picks the sampler here and says so once" {
@@ -210,27 +269,29 @@ check_rows() {
 	finish_bg
 	[ "$status" -eq 0 ]
 	[ "$(grep -c 'sampler' "$T/err")" -eq 1 ]
+	grep -qx 'rtla hwnoise: the kernel has no osnoise tracer: measuring with the sampler backend' "$T/err"
 	grep -q '^sampler backend' "$T/out"
 }
 
 @test "sampler: bad input is refused as with the tracer backend" {
 	run "$RTLA" osnoise top --backend sampler -c 9999 -d 1s
 	[ "$status" -eq 1 ]
-	[[ $output == *"-c"* ]]
+	[[ $output == "rtla osnoise: Invalid -c cpu list: '9999': "* ]]
 	run "$RTLA" osnoise top --backend nonsense
 	[ "$status" -eq 1 ]
-	[[ $output == *"--backend"* ]]
+	[[ $output == "rtla osnoise: Invalid --backend: 'nonsense'"* ]]
 	run "$RTLA" hwnoise --backend sampler -p 500000 -d 1s
 	[ "$status" -eq 1 ]
-	[[ $output == *"untime"* ]]
+	[[ $output == "rtla hwnoise: Runtime longer than the period"* ]]
 	run "$RTLA" osnoise top --backend sampler -T 1x -d 1s
 	[ "$status" -eq 1 ]
+	[[ $output == "rtla osnoise: Invalid -T threshold: '1x'"* ]]
 	run "$RTLA" osnoise top --backend sampler -e sched -d 1s
 	[ "$status" -eq 1 ]
-	[[ $output == *"-e needs the tracer backend"* ]]
+	[ "$output" = "rtla osnoise: -e needs the tracer backend (the kernel osnoise tracer)" ]
 	run "$RTLA" osnoise top --backend sampler -C -d 1s
 	[ "$status" -eq 1 ]
-	[[ $output == *"-C needs the tracer backend"* ]]
+	[ "$output" = "rtla osnoise: -C needs the tracer backend (the kernel osnoise tracer)" ]
 	[ -z "$(ls "$TRACING/instances" | grep rtla_sampler_)" ] ||
 		[ -n "$(pgrep -x rtla)" ]
 }

@@ -55,10 +55,14 @@ setup() {
 	[[ $output != *$'\033c'* ]]
 }
 
-@test "--json - writes the run record: kernel, backend, options, rows, verdict" {
-	run "$RTLA" hwnoise -c 1 -d 2s -q -T 1 --json -
+@test "-J writes the run record: kernel, backend, options, rows, verdict" {
+	run "$RTLA" hwnoise -c 1 -d 2s -q -T 1 -J
 	echo "$output"
 	[ "$status" -eq 0 ]
+	[[ $output != *"Hardware-related Noise"* ]]
+	[[ $output == *'"name": "rtla-hwnoise",'* ]]
+	[[ $output == *'"tool": "rtla",'* ]]
+	[[ $output == *'"command": "hwnoise",'* ]]
 	[[ $output == *'"kernel": "'"$(uname -r)"'"'* ]]
 	[[ $output == *'"backend": "tracer"'* ]]
 	[[ $output == *'"threshold_us": 1'* ]]

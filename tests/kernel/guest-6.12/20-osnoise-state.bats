@@ -22,7 +22,7 @@ teardown() {
 }
 
 @test "a -s stop exits 2, says so, and restores" {
-	run "$RTLA" osnoise top -c 1 -s 1 -T 1 -d 20s -q --json stop.json
+	run "$RTLA" osnoise top -c 1 -s 1 -T 1 -d 20s -q --json-file stop.json
 	echo "$output"
 	[ "$status" -eq 2 ]
 	[ "${lines[-1]}" = "osnoise hit stop tracing" ]
@@ -33,7 +33,7 @@ teardown() {
 }
 
 @test "a -S stop exits 2 and records the period total" {
-	run "$RTLA" hwnoise -c 0 -S 1 -T 1 -d 20s -q --json stop.json
+	run "$RTLA" hwnoise -c 0 -S 1 -T 1 -d 20s -q --json-file stop.json
 	echo "$output"
 	cat stop.json
 	[ "$status" -eq 2 ]
@@ -168,6 +168,7 @@ kill_a_run() {
 		echo "hwnoise $args -> $status: $output"
 		[ "$status" -eq 1 ]
 		[ "${#lines[@]}" -eq 1 ]
+		[[ $output == "rtla hwnoise: "* ]]
 	done
 	assert_state_unchanged "$before"
 }
