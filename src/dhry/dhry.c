@@ -115,7 +115,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: rtla dhry [-c CPUS] [-i ITERATIONS | -d TIME] [--parallel | --sequential]\n"
-		"                 [--threshold PCT] [-J] [--json-file FILE] [-r] [-n] [-o COLUMNS]\n\n"
+		"                 [--threshold PCT] [-J] [--json-file FILE] [--raw] [-n] [-o COLUMNS]\n\n"
 		"Dhrystone 2.1 on every chosen CPU: Dhrystones per second, DMIPS (/%d),\n"
 		"DMIPS/MHz where the clock is known, the check of the benchmark's final values\n"
 		"(a run with a wrong value is FAILED and has no score), and each CPU against\n"
