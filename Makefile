@@ -71,6 +71,18 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 DOCS      := $(wildcard Documentation/rtla*.rst)
 MANS      := $(DOCS:Documentation/%.rst=$(BUILD)/man/%.1)
 RST2MAN   := $(firstword $(shell command -v rst2man rst2man.py 2>/dev/null))
+# Names that reach a page as well ("man osnoise"): installed as .so stubs,
+# which man-db and mandoc follow. alias:page, both in section 1.
+MAN_ALIASES := osnoise:rtla-osnoise-top rtla-osnoise:rtla-osnoise-top hwnoise:rtla-hwnoise
+man_alias  = $(word 1,$(subst :, ,$(1)))
+man_page   = $(word 2,$(subst :, ,$(1)))
+
+# Bash completion: where bash-completion loads it from (its .pc file, moved
+# under PREFIX: /usr/local/share is on bash-completion's XDG_DATA_DIRS path).
+COMPLETION  := $(wildcard scripts/rtla-completion.bash)
+BASHCOMPDIR ?= $(or $(shell $(PKG_CONFIG) --define-variable=prefix=$(PREFIX) \
+			--variable=completionsdir bash-completion 2>/dev/null), \
+		    $(PREFIX)/share/bash-completion/completions)
 
 .PHONY: all check run install uninstall clean bench deps-build deps-check deps-bench \
 	pkgcheck unit vm-run
@@ -124,19 +136,32 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(LIB) tests/unit/tap.h | pkgcheck
 $(BUILD)/man/%.1: Documentation/%.rst
 	$(call quiet,RST2MAN,$@)
 	@mkdir -p $(dir $@)
-	$(Q)$(RST2MAN) --quiet $< $@
+	$(Q)$(RST2MAN) --quiet --halt=warning $< $@
+
+# rtla-hwnoise.rst includes the option list of rtla-osnoise-top.rst.
+$(BUILD)/man/rtla-hwnoise.1: Documentation/rtla-osnoise-top.rst
 
 unit: $(UNIT_BINS)
 
 check: all $(UNIT_BINS)
-	$(Q)tests/check.sh --build $(BUILD)
+	$(Q)tests/check.sh --build $(BUILD) --asan $(ASAN_O) --fuzz $(FUZZ_O)
 
 run: all
 	$(Q)$(RTLA) hwnoise -d 10s
 
-# Debugging aid: run one command in the 6.12 test VM, e.g. make vm-run CMD='rtla hwnoise -d 3s -q'
+# Debugging aid: run one command in the 6.12 test VM, e.g.
+#   make vm-run CMD='rtla hwnoise -d 3s -q; echo rc=$?'
+# CMD reaches the guest's bash as written: make expands nothing in it ($?,
+# $$ and $(...) are bash's), so quote it for your own shell only, best in
+# single quotes. It travels in the environment, never through a recipe line.
+ifneq ($(filter vm-run,$(MAKECMDGOALS)),)
+ifeq ($(strip $(value CMD)),)
+$(error make vm-run: CMD is empty: give the command to run, e.g. make vm-run CMD='rtla hwnoise -d 3s -q')
+endif
+endif
+vm-run: override export CMD := $(value CMD)
 vm-run: $(RTLA)
-	$(Q)tests/kernel/vm-tier.sh --rtla $(RTLA) --cmd "$(CMD)"
+	$(Q)tests/kernel/vm-tier.sh --rtla $(RTLA) --cmd "$$CMD"
 
 bench: all
 	$(Q)bench/run.sh --build $(BUILD)
@@ -147,12 +172,97 @@ install: all
 	ln -sf rtla $(DESTDIR)$(BINDIR)/osnoise
 	ln -sf rtla $(DESTDIR)$(BINDIR)/hwnoise
 	$(if $(wildcard $(MANS)),install -d $(DESTDIR)$(MANDIR) && install -m 0644 $(wildcard $(MANS)) $(DESTDIR)$(MANDIR))
+	$(foreach a,$(MAN_ALIASES),$(if $(wildcard $(BUILD)/man/$(call man_page,$(a)).1),\
+		printf '.so man1/%s.1\n' $(call man_page,$(a)) >$(DESTDIR)$(MANDIR)/$(call man_alias,$(a)).1;))
+	$(if $(COMPLETION),install -d $(DESTDIR)$(BASHCOMPDIR) && \
+		install -m 0644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/rtla && \
+		ln -sf rtla $(DESTDIR)$(BASHCOMPDIR)/osnoise && ln -sf rtla $(DESTDIR)$(BASHCOMPDIR)/hwnoise)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/rtla $(DESTDIR)$(BINDIR)/osnoise $(DESTDIR)$(BINDIR)/hwnoise
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(MANS)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(MANS)) \
+		$(foreach a,$(MAN_ALIASES),$(call man_alias,$(a)).1))
+	rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,rtla osnoise hwnoise)
 
 clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------------------
+# Sanitizers and fuzzing, each in a tree of its own beside $(BUILD).
+#
+#   make asan                  $(ASAN_O)/rtla and the unit tests with ASan+UBSan (gcc)
+#   make fuzz [FUZZ_TIME=60]   run each libFuzzer target of tests/fuzz/ (clang)
+#
+# "make check" builds both trees too: it runs the unit and cli tiers on the
+# ASan one and a short fixed run of each fuzz target (tests/check.sh --asan,
+# --fuzz). A tree is this Makefile run again with other flags, so the compile
+# rules, DHRY_CFLAGS included, stay in one place; SAN_TREE=1 keeps the rules
+# below out of those inner runs.
+
+ASAN_O      ?= $(patsubst %/,%,$(BUILD))-asan
+SAN_FLAGS   := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	       -fno-sanitize-recover=undefined
+ASAN_CFLAGS ?= -O1 -g $(SAN_FLAGS)
+# Linked in, gcc's two runtimes write whole reports to the files that
+# tests/check.sh reads (log_path): shared, gcc 12's UBSan writes to stderr, and
+# so does LSan beside a static libubsan. clang links its runtime in anyway.
+ASAN_LDFLAGS ?= $(SAN_FLAGS) $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),,\
+		-static-libasan -static-libubsan)
+
+FUZZ_O      ?= $(patsubst %/,%,$(BUILD))-fuzz
+FUZZ_CC     ?= clang
+FUZZ_TIME   ?= 60
+FUZZ_CFLAGS ?= -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FUZZ_SRCS   := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS   := $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_O)/%)
+# What the targets link: the parsers and what they call, nothing more, so that
+# the fuzz tree builds in seconds. A link error names what to add.
+FUZZ_UNITS  := src/parse.c src/msg.c src/osnoise/actions.c src/capdump/caps.c
+
+ifeq ($(SAN_TREE),1)
+$(BUILD)/libparsers.a: $(FUZZ_UNITS:%.c=$(BUILD)/%.o)
+	$(call quiet,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+else
+.PHONY: asan fuzz fuzz-build deps-fuzz clean-san san-force
+
+# The inner make sees none of the outer goals, so it installs nothing: the
+# outer pkgcheck has already run the deps-* step that the goal asked for.
+asan: pkgcheck
+	$(Q)$(MAKE) --no-print-directory SAN_TREE=1 O=$(ASAN_O) CFLAGS="$(ASAN_CFLAGS)" \
+		LDFLAGS="$(LDFLAGS) $(ASAN_LDFLAGS)" all unit
+
+check: asan fuzz-build
+
+# The parsers for the fuzzers: clang, with coverage but without libFuzzer's main().
+$(FUZZ_O)/libparsers.a: san-force | pkgcheck
+	$(Q)$(MAKE) --no-print-directory SAN_TREE=1 O=$(FUZZ_O) CC=$(FUZZ_CC) \
+		CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined" $@
+
+$(FUZZ_O)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_O)/libparsers.a
+	$(call quiet,CCLD,$@)
+	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined \
+		-Itests/fuzz -o $@ $< $(FUZZ_O)/libparsers.a $(pkg_libs) -lpthread -lm
+
+fuzz-build: $(FUZZ_BINS)
+
+# FUZZ_TIME seconds per target on a copy of its seeds; a crash fails the goal
+# and leaves its input in $(FUZZ_O)/crashes/.
+fuzz: fuzz-build
+	$(Q)tests/fuzz/run.sh --build $(FUZZ_O) --time $(FUZZ_TIME) $(notdir $(FUZZ_BINS))
+
+ifneq ($(filter fuzz fuzz-build,$(MAKECMDGOALS)),)
+pkgcheck: deps-fuzz
+endif
+
+deps-fuzz:
+	$(Q)scripts/deps.sh fuzz
+
+clean: clean-san
+clean-san:
+	rm -rf $(ASAN_O) $(FUZZ_O)
+
+san-force:
+endif

@@ -3,21 +3,26 @@
 #
 # Install the Debian packages a goal needs: "build" (compile rtla),
 # "check" (build + every test tier), "bench" (check + the peers benchmarked
-# against). Silent when everything is present; without root it prints the
-# exact apt-get line and fails, so nothing is half-installed.
+# against), "fuzz" (build + clang and its libFuzzer runtime). Silent when
+# everything is present; without root it prints the exact apt-get line and
+# fails, so nothing is half-installed.
 set -eu
 
 build="gcc make pkg-config libtracefs-dev libtraceevent-dev libproc2-dev
 libncurses-dev libcap-dev libsmartcols-dev python3-docutils"
 check="$build bats tmux libcap2-bin util-linux procps psmisc python3 cpio xz-utils zstd
-qemu-system-x86 qemu-utils"
+qemu-system-x86 qemu-utils bash-completion man-db"
+# clang builds the fuzz targets; check runs each one briefly
+check="$check clang libclang-rt-dev"
 bench="$check libcap-ng-utils hyperfine rt-tests valgrind"
+fuzz="$build clang libclang-rt-dev"
 
 case "${1:-build}" in
 build) want=$build ;;
 check) want=$check ;;
 bench) want=$bench ;;
-*) echo "usage: $0 build|check|bench" >&2; exit 1 ;;
+fuzz) want=$fuzz ;;
+*) echo "usage: $0 build|check|bench|fuzz" >&2; exit 1 ;;
 esac
 
 missing=

@@ -332,7 +332,7 @@ static void test_xattr(void)
 /* The messages are cli.c's (test_cli); here only what the options mean. */
 static int parse(struct capdump_opts *o, ...)
 {
-	char *argv[16];
+	static char *argv[16];	/* capdump_opts.args points into it */
 	int argc = 0, ret, saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
 	va_list ap;
 
