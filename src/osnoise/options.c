@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * options - the options of `rtla osnoise top` and `rtla hwnoise`.
+ * options - the options of the noise tools: `rtla osnoise top`, `rtla
+ * osnoise hist`, `rtla hwnoise` and `rtla hwnoise hist`.
  *
- * Upstream rtla's option set (getopt era, Linux 6.12-7.1) with the same
+ * Upstream rtla's option sets (getopt era, Linux 6.12-7.1) with the same
  * meanings and defaults, parsed strictly: a value upstream would silently
  * misread is refused with a one-line reason. --backend, -J and --json-file
- * are ours. The option list is also hwnoise's and the help of both.
+ * are ours. top's list is also hwnoise's, hist's also hwnoise hist's; the
+ * rows they share are written once, below.
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,75 +19,108 @@
 
 #include "actions.h"
 #include "cli.h"
+#include "commands.h"
 #include "msg.h"
 #include "osnoise.h"
 #include "parse.h"
 
 #define PERIOD_MAX_US	10000000LL	/* upstream: "Period longer than 10 s" */
 #define RUNTIME_MIN_US	100LL		/* upstream: "Runtime shorter than 100 us" */
+#define BUCKET_MAX_US	999999LL	/* upstream refuses >= 1000000 (its text says <=) */
+#define ENTRIES_MIN	10LL		/* upstream accepts 10 (its text says > 10) */
+#define ENTRIES_MAX	9999999LL
 
 static void top_usage(FILE *f);
+static void hist_usage(FILE *f);
 static void hwnoise_usage(FILE *f);
+static void hwnoise_hist_usage(FILE *f);
 
 enum {
 	OPT_TRIGGER = CLI_LONG, OPT_FILTER, OPT_WARMUP, OPT_BUFFER, OPT_ON_THRESHOLD, OPT_ON_END,
-	OPT_BACKEND, OPT_JSON_FILE,
+	OPT_BACKEND, OPT_JSON_FILE, OPT_NO_HEADER, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS,
 };
 
-/* Upstream rtla's options and help lines (7.1), in its order; ours after them. */
+/* Upstream's rows from -a to --trigger (7.1 help lines, in its order). */
+#define NOISE_OPTS_MEASURE \
+	CLI_VALUE('a', "auto", "us", \
+		  "set automatic trace mode, stopping the session if argument in us sample is hit"), \
+	CLI_VALUE('p', "period", "us", "osnoise period in us"), \
+	CLI_VALUE('r', "runtime", "us", "osnoise runtime in us"), \
+	CLI_VALUE('s', "stop", "us", \
+		  "stop trace if a single sample is higher than the argument in us"), \
+	CLI_VALUE('S', "stop-total", "us", \
+		  "stop trace if the total sample is higher than the argument in us"), \
+	CLI_VALUE('T', "threshold", "us", "the minimum delta to be considered a noise"), \
+	CLI_VALUE('c', "cpus", "cpu-list", "list of cpus to run osnoise threads", \
+		  .complete = CLI_COMP_CPUS), \
+	CLI_VALUE('H', "house-keeping", "cpus", "run rtla control threads only on the given cpus", \
+		  .complete = CLI_COMP_CPUS), \
+	CLI_OPTIONAL('C', "cgroup", "[cgroup_name]", \
+		     "set cgroup, if no cgroup_name is passed, the rtla's cgroup will be inherited"), \
+	CLI_VALUE('d', "duration", "time[s|m|h|d]", "duration of the session"), \
+	CLI_FLAG('D', "debug", "print debug info"), \
+	CLI_OPTIONAL('t', "trace", "[file]", "save the stopped trace to [file|osnoise_trace.txt]", \
+		     .complete = CLI_COMP_FILE), \
+	CLI_VALUE('e', "event", "<sys:event>", \
+		  "enable the <sys:event> in the trace instance, multiple -e are allowed"), \
+	CLI_VALUE(OPT_FILTER, "filter", "<filter>", \
+		  "enable a trace event filter to the previous -e event"), \
+	CLI_VALUE(OPT_TRIGGER, "trigger", "<trigger>", \
+		  "enable a trace event trigger to the previous -e event")
+
+/* Upstream's rows from -P to --on-end. */
+#define NOISE_OPTS_TUNING \
+	CLI_VALUE('P', "priority", "o:prio|r:prio|f:prio|d:runtime:period", \
+		  "set scheduling parameters\n" \
+		  "\t\to:prio - use SCHED_OTHER with prio (the nice value, -20..19)\n" \
+		  "\t\tr:prio - use SCHED_RR with prio\n" \
+		  "\t\tf:prio - use SCHED_FIFO with prio\n" \
+		  "\t\td:runtime[us|ms|s]:period[us|ms|s] - use SCHED_DEADLINE with runtime and period\n" \
+		  "\t\t\t\t\t\t       (in nanoseconds when no unit is given)"), \
+	CLI_VALUE(OPT_WARMUP, "warm-up", "s", \
+		  "let the workload run for s seconds before collecting data"), \
+	CLI_VALUE(OPT_BUFFER, "trace-buffer-size", "kB", "set the per-cpu trace buffer size in kB"), \
+	CLI_VALUE(OPT_ON_THRESHOLD, "on-threshold", "<action>", \
+		  "define action to be executed when a stop threshold (-s or -S) is hit, " \
+		  "multiple are allowed"), \
+	CLI_VALUE(OPT_ON_END, "on-end", "<action>", \
+		  "define action to be executed at measurement end, multiple are allowed")
+
+/* Ours, after upstream's. */
+#define NOISE_OPTS_OURS \
+	CLI_VALUE(OPT_BACKEND, "backend", "auto|tracer|sampler", \
+		  "measure with the kernel osnoise tracer or the user-space\n" \
+		  "\t\tsampler (kernels without the tracer); auto takes the tracer when the kernel has it", \
+		  .complete = CLI_COMP_WORDS, .words = "auto tracer sampler"), \
+	CLI_FLAG('J', "json", "print the run record (options, per-cpu results, verdict) as JSON\n" \
+		 "\t\ton stdout instead of the tables"), \
+	CLI_VALUE(OPT_JSON_FILE, "json-file", "FILE", \
+		  "also write the run record as JSON to FILE (- for stdout)", \
+		  .flags = CLI_FILE, .complete = CLI_COMP_FILE), \
+	CLI_OPT_VERSION("print the version")
+
+/* osnoise top and hwnoise */
 const struct cli_option noise_options[] = {
 	CLI_OPT_HELP("print this menu"),
-	CLI_VALUE('a', "auto", "us",
-		  "set automatic trace mode, stopping the session if argument in us sample is hit"),
-	CLI_VALUE('p', "period", "us", "osnoise period in us"),
-	CLI_VALUE('r', "runtime", "us", "osnoise runtime in us"),
-	CLI_VALUE('s', "stop", "us",
-		  "stop trace if a single sample is higher than the argument in us"),
-	CLI_VALUE('S', "stop-total", "us",
-		  "stop trace if the total sample is higher than the argument in us"),
-	CLI_VALUE('T', "threshold", "us", "the minimum delta to be considered a noise"),
-	CLI_VALUE('c', "cpus", "cpu-list", "list of cpus to run osnoise threads",
-		  .complete = CLI_COMP_CPUS),
-	CLI_VALUE('H', "house-keeping", "cpus", "run rtla control threads only on the given cpus",
-		  .complete = CLI_COMP_CPUS),
-	CLI_OPTIONAL('C', "cgroup", "[cgroup_name]",
-		     "set cgroup, if no cgroup_name is passed, the rtla's cgroup will be inherited"),
-	CLI_VALUE('d', "duration", "time[s|m|h|d]", "duration of the session"),
-	CLI_FLAG('D', "debug", "print debug info"),
-	CLI_OPTIONAL('t', "trace", "[file]", "save the stopped trace to [file|osnoise_trace.txt]",
-		     .complete = CLI_COMP_FILE),
-	CLI_VALUE('e', "event", "<sys:event>",
-		  "enable the <sys:event> in the trace instance, multiple -e are allowed"),
-	CLI_VALUE(OPT_FILTER, "filter", "<filter>",
-		  "enable a trace event filter to the previous -e event"),
-	CLI_VALUE(OPT_TRIGGER, "trigger", "<trigger>",
-		  "enable a trace event trigger to the previous -e event"),
+	NOISE_OPTS_MEASURE,
 	CLI_FLAG('q', "quiet", "print only a summary at the end"),
-	CLI_VALUE('P', "priority", "o:prio|r:prio|f:prio|d:runtime:period",
-		  "set scheduling parameters\n"
-		  "\t\to:prio - use SCHED_OTHER with prio (the nice value, -20..19)\n"
-		  "\t\tr:prio - use SCHED_RR with prio\n"
-		  "\t\tf:prio - use SCHED_FIFO with prio\n"
-		  "\t\td:runtime[us|ms|s]:period[us|ms|s] - use SCHED_DEADLINE with runtime and period\n"
-		  "\t\t\t\t\t\t       (in nanoseconds when no unit is given)"),
-	CLI_VALUE(OPT_WARMUP, "warm-up", "s",
-		  "let the workload run for s seconds before collecting data"),
-	CLI_VALUE(OPT_BUFFER, "trace-buffer-size", "kB", "set the per-cpu trace buffer size in kB"),
-	CLI_VALUE(OPT_ON_THRESHOLD, "on-threshold", "<action>",
-		  "define action to be executed when a stop threshold (-s or -S) is hit, "
-		  "multiple are allowed"),
-	CLI_VALUE(OPT_ON_END, "on-end", "<action>",
-		  "define action to be executed at measurement end, multiple are allowed"),
-	CLI_VALUE(OPT_BACKEND, "backend", "auto|tracer|sampler",
-		  "measure with the kernel osnoise tracer or the user-space\n"
-		  "\t\tsampler (kernels without the tracer); auto takes the tracer when the kernel has it",
-		  .complete = CLI_COMP_WORDS, .words = "auto tracer sampler"),
-	CLI_FLAG('J', "json", "print the run record (options, per-cpu results, verdict) as JSON\n"
-		 "\t\ton stdout instead of the tables"),
-	CLI_VALUE(OPT_JSON_FILE, "json-file", "FILE",
-		  "also write the run record as JSON to FILE (- for stdout)",
-		  .flags = CLI_FILE, .complete = CLI_COMP_FILE),
-	CLI_OPT_VERSION("print the version"),
+	NOISE_OPTS_TUNING,
+	NOISE_OPTS_OURS,
+	CLI_OPT_END
+};
+
+/* osnoise hist and hwnoise hist: no -q, the histogram's own after --trigger */
+const struct cli_option noise_hist_options[] = {
+	CLI_OPT_HELP("print this menu"),
+	NOISE_OPTS_MEASURE,
+	CLI_VALUE('b', "bucket-size", "N", "set the histogram bucket size (default 1)"),
+	CLI_VALUE('E', "entries", "N", "set the number of entries of the histogram (default 256)"),
+	CLI_FLAG(OPT_NO_HEADER, "no-header", "do not print header"),
+	CLI_FLAG(OPT_NO_SUMMARY, "no-summary", "do not print summary"),
+	CLI_FLAG(OPT_NO_INDEX, "no-index", "do not print index"),
+	CLI_FLAG(OPT_WITH_ZEROS, "with-zeros", "print zero only entries"),
+	NOISE_OPTS_TUNING,
+	NOISE_OPTS_OURS,
 	CLI_OPT_END
 };
 
@@ -96,37 +131,77 @@ const struct cli_spec osnoise_top_cli = {
 	.usage = top_usage,
 };
 
+const struct cli_spec osnoise_hist_cli = {
+	.command = "osnoise hist",
+	.options = noise_hist_options,
+	.style = CLI_STYLE_UPSTREAM,
+	.usage = hist_usage,
+};
+
+const struct cli_spec hwnoise_hist_cli = {
+	.command = "hwnoise hist",
+	.options = noise_hist_options,
+	.style = CLI_STYLE_UPSTREAM,
+	.usage = hwnoise_hist_usage,
+};
+
+/* `rtla hwnoise` alone is top; "hist" is its one verb, for the completion */
+static const struct cli_spec *const hwnoise_verbs[] = { &hwnoise_hist_cli, NULL };
+
 const struct cli_spec hwnoise_cli = {
 	.command = "hwnoise",
 	.options = noise_options,
 	.style = CLI_STYLE_UPSTREAM,
 	.usage = hwnoise_usage,
+	.verbs = hwnoise_verbs,
 };
 
-/* upstream's common_usage(): the tool and its mode, the synopsis, the option lines */
-static void noise_usage(FILE *f, enum noise_mode mode)
+/*
+ * upstream's common_usage(): "rtla TOOL MODE: DESCRIPTION (version)", the
+ * synopsis after "usage: [rtla] TOOL MODE [-h] ", then the option lines
+ */
+static void noise_usage(FILE *f, const struct cli_spec *spec, const char *usage_name,
+			const char *description, const char *synopsis)
 {
-	bool hw = mode == MODE_HWNOISE;
-
-	fprintf(f, "rtla %s%s: %s (version %s)\n\n", hw ? "hwnoise" : "osnoise",
-		hw ? "" : " top",
-		hw ? "a summary of hardware-related noise" : "a per-cpu summary of the OS noise",
-		RTLA_VERSION);
-	fprintf(f, "  usage: [rtla] %s %s [-h] ", hw ? "hwnoise" : "osnoise", hw ? "" : "[top]");
-	fputs("[-q] [-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n"
-	      "	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n"
-	      "	  [-c cpu-list] [-H cpu-list] [-P priority] [-C [cgroup_name]] [--warm-up s]\n\n", f);
-	cli_print_options(hw ? &hwnoise_cli : &osnoise_top_cli, f);
+	fprintf(f, "rtla %s: %s (version %s)\n\n", spec->command, description, RTLA_VERSION);
+	fprintf(f, "  usage: [rtla] %s [-h] %s\n\n", usage_name, synopsis);
+	cli_print_options(spec, f);
 }
+
+static const char top_synopsis[] =
+	"[-q] [-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n"
+	"	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n"
+	"	  [-c cpu-list] [-H cpu-list] [-P priority] [-C [cgroup_name]] [--warm-up s]";
+
+static const char hist_synopsis[] =
+	"[-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n"
+	"	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n"
+	"	  [-c cpu-list] [-H cpu-list] [-P priority] [-b N] [-E N] [--no-header] [--no-summary] \\\n"
+	"	  [--no-index] [--with-zeros] [-C [cgroup_name]] [--warm-up]";
 
 static void top_usage(FILE *f)
 {
-	noise_usage(f, MODE_OSNOISE);
+	noise_usage(f, &osnoise_top_cli, "osnoise [top]", "a per-cpu summary of the OS noise",
+		    top_synopsis);
 }
 
+static void hist_usage(FILE *f)
+{
+	noise_usage(f, &osnoise_hist_cli, "osnoise hist", "a per-cpu histogram of the OS noise",
+		    hist_synopsis);
+}
+
+/* upstream prints the empty mode of hwnoise too: two spaces before "[-h]" */
 static void hwnoise_usage(FILE *f)
 {
-	noise_usage(f, MODE_HWNOISE);
+	noise_usage(f, &hwnoise_cli, "hwnoise ", "a summary of hardware-related noise",
+		    top_synopsis);
+}
+
+static void hwnoise_hist_usage(FILE *f)
+{
+	noise_usage(f, &hwnoise_hist_cli, "hwnoise hist",
+		    "a per-cpu histogram of the hardware-related noise", hist_synopsis);
 }
 
 static int add_event(struct noise_params *p, const char *spec, char *err)
@@ -289,6 +364,41 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 	case 'J':
 		p->json_stdout = true;
 		return 0;
+	case 'b':
+		/* upstream's own words for a value out of range, nothing after them */
+		*what = "Invalid -b bucket size";
+		if (parse_llong(optarg, LLONG_MIN, LLONG_MAX, &v, err))
+			return -EINVAL;
+		if (v < 1 || v > BUCKET_MAX_US) {
+			*what = "Bucket size needs to be > 0 and <= 1000000";
+			err[0] = '\0';
+			return -EINVAL;
+		}
+		p->bucket_us = v;
+		return 0;
+	case 'E':
+		*what = "Invalid -E entries";
+		if (parse_llong(optarg, LLONG_MIN, LLONG_MAX, &v, err))
+			return -EINVAL;
+		if (v < ENTRIES_MIN || v > ENTRIES_MAX) {
+			*what = "Entries must be > 10 and < 9999999";
+			err[0] = '\0';
+			return -EINVAL;
+		}
+		p->entries = v;
+		return 0;
+	case OPT_NO_HEADER:
+		p->no_header = true;
+		return 0;
+	case OPT_NO_SUMMARY:
+		p->no_summary = true;
+		return 0;
+	case OPT_NO_INDEX:
+		p->no_index = true;
+		return 0;
+	case OPT_WITH_ZEROS:
+		p->with_zeros = true;
+		return 0;
 	case OPT_JSON_FILE:
 		p->json_file = optarg;
 		return 0;
@@ -298,14 +408,15 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 }
 
 /* Cross-option checks upstream leaves to the kernel's "Failed to set..." */
-static int check_params(struct noise_params *p, const char **what, char *err)
+static int check_params(const struct noise_tool *tool, struct noise_params *p,
+			const char **what, char *err)
 {
 	long long runtime = p->runtime_us, period = p->period_us;
 
 	if (!runtime)
-		runtime = p->mode == MODE_HWNOISE ? 750000 : (period ? period : 1000000);
+		runtime = tool->runtime_us ? tool->runtime_us : (period ? period : tool->period_us);
 	if (!period)
-		period = 1000000;
+		period = tool->period_us;
 	if (runtime > period) {
 		*what = "Runtime longer than the period";
 		snprintf(err, PARSE_ERR_MAX, "runtime %lld us > period %lld us%s", runtime, period,
@@ -314,13 +425,18 @@ static int check_params(struct noise_params *p, const char **what, char *err)
 	}
 	p->runtime_us = runtime;
 	p->period_us = period;
+	if (p->no_index && !p->with_zeros) {
+		*what = "no-index set and with-zeros not set - it does not make sense";
+		return -EINVAL;
+	}
 	if (p->threshold_actions.has_continue && !p->stop_us && !p->stop_total_us)
 		warn_msg("--on-threshold continue has no effect without -s or -S");
 	return 0;
 }
 
 /* 0, or CLI_EXIT (help or version printed) or CLI_ERROR (a usage error printed). */
-int noise_parse_args(int argc, char **argv, enum noise_mode mode, struct noise_params *p)
+int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,
+		     struct noise_params *p)
 {
 	const char *trace_file = NULL, *what = NULL;
 	char err[PARSE_ERR_MAX] = "";
@@ -328,14 +444,16 @@ int noise_parse_args(int argc, char **argv, enum noise_mode mode, struct noise_p
 	int id, ret = 0;
 
 	memset(p, 0, sizeof(*p));
-	p->mode = mode;
+	p->irq_disabled = tool->irq_disabled;
+	p->bucket_us = 1;
+	p->entries = 256;
 	p->nr_cpus = get_nprocs_conf();
 	if (p->nr_cpus > CPU_SETSIZE)
 		p->nr_cpus = CPU_SETSIZE;
 	for (int cpu = 0; cpu < p->nr_cpus; cpu++)
 		CPU_SET(cpu, &p->cpus);
 
-	cli_begin(&cp, mode == MODE_HWNOISE ? &hwnoise_cli : &osnoise_top_cli, argc, argv);
+	cli_begin(&cp, tool->cli, argc, argv);
 	while ((id = cli_next(&cp)) > 0) {
 		ret = apply_option(id, cp.arg, p, &trace_file, &what, err);
 		if (ret)
@@ -351,7 +469,7 @@ int noise_parse_args(int argc, char **argv, enum noise_mode mode, struct noise_p
 		ret = -EINVAL;
 	}
 	if (!ret)
-		ret = check_params(p, &what, err);
+		ret = check_params(tool, p, &what, err);
 	if (!ret && trace_file)
 		ret = actions_add_trace(&p->threshold_actions, trace_file);
 	if (ret < 0) {

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * osnoise - shared types of `rtla osnoise top` and `rtla hwnoise`.
+ * osnoise - shared types of the noise tools: `rtla osnoise top`, `rtla
+ * osnoise hist`, `rtla hwnoise` and `rtla hwnoise hist`.
  *
- * One run of either command is: parse the options into noise_params, pick a
- * backend (the kernel osnoise tracer, or the user-space sampler for kernels
- * without it), and let noise_run_top() drive the backend through its ops
- * while it folds per-period results into one noise_cpu per CPU and prints
- * upstream rtla's table.
+ * The family is tool x backend. A tool (struct noise_tool, one row each) is
+ * a name, its options, its defaults, a sink for what is measured and its
+ * printers. A backend (struct noise_backend: the kernel osnoise tracer, or
+ * the user-space sampler for kernels without it) measures and knows nothing
+ * of tools. One run is: parse the options into noise_params, pick a
+ * backend, and let noise_run_tool() drive it through its ops while the
+ * backend hands periods (and samples, when the tool wants them) to the
+ * tool's sink; at the end the tool prints what its sink holds.
  */
 #ifndef RTLA_OSNOISE_H
 #define RTLA_OSNOISE_H
@@ -15,15 +19,11 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "cli.h"
 #include "parse.h"
-
-enum noise_mode {
-	MODE_OSNOISE,	/* osnoise top: everything with IRQs on */
-	MODE_HWNOISE,	/* hwnoise: IRQs off, only hardware and NMI noise */
-};
 
 enum noise_backend_kind {
 	BACKEND_AUTO,
@@ -63,7 +63,7 @@ struct action_list {
 };
 
 struct noise_params {
-	enum noise_mode mode;
+	bool irq_disabled;		/* the tool's: IRQs off, only hardware and NMI noise */
 	enum noise_backend_kind backend;
 	int nr_cpus;			/* configured CPUs (get_nprocs_conf) */
 
@@ -92,6 +92,11 @@ struct noise_params {
 	struct action_list end_actions;		/* --on-end */
 	bool json_stdout;		/* -J: the record on stdout, no tables */
 	const char *json_file;		/* --json-file FILE, "-" for stdout */
+
+	/* hist only */
+	long long bucket_us;		/* -b: bucket width */
+	long long entries;		/* -E: buckets before the "over" row */
+	bool no_header, no_summary, no_index, with_zeros;
 };
 
 /* What the table shows for one CPU: sums over every period seen. */
@@ -104,7 +109,11 @@ struct noise_cpu {
 	uint64_t hw, nmi, irq, softirq, thread;
 };
 
-/* A per-period summary, as the tracer's ftrace:osnoise event carries it. */
+/*
+ * A per-period summary, as the tracer's ftrace:osnoise event carries it.
+ * A single noise (a sample: the tracer's osnoise:sample_threshold, the
+ * sampler's gap) goes to noise_run_add_sample() as its CPU and ns.
+ */
 struct noise_period {
 	int cpu;
 	uint64_t runtime, noise, max_sample;	/* us */
@@ -112,18 +121,63 @@ struct noise_period {
 };
 
 struct noise_run;
+struct noise_hist;
+struct json;
 
 /*
- * A backend measures; noise_run_top() does everything else. Every op
+ * A tool: one row per command, all of it constant. Its sink folds what the
+ * backend delivers; its printers show what the sink holds. top and hwnoise
+ * fold periods into run->cpu (table.c), hist and hwnoise hist fold samples
+ * into run->hist (hist.c).
+ */
+struct noise_tool {
+	const char *name;		/* "osnoise hist": help, JSON command and schema */
+	const char *title;		/* the table's or histogram's title */
+	const struct cli_spec *cli;
+	bool irq_disabled;		/* OSNOISE_IRQ_DISABLE: only HW and NMI noise */
+	bool os_columns;		/* the IRQ, Softirq and Thread columns */
+	long long runtime_us;		/* default runtime; 0: the whole period */
+	long long period_us;		/* default period */
+
+	/*
+	 * The sink. With add_sample set the backends deliver every single
+	 * noise: one by one (add_sample, exact ns), or counted by the kernel
+	 * per whole us (add_samples: COUNT samples of US, summing to SUM_NS).
+	 */
+	int (*sink_new)(struct noise_run *run);
+	void (*add_period)(struct noise_run *run, const struct noise_period *p);
+	void (*add_sample)(struct noise_run *run, int cpu, uint64_t ns);
+	void (*add_samples)(struct noise_run *run, int cpu, uint64_t us, uint64_t count,
+			    uint64_t sum_ns);
+	void (*sink_free)(struct noise_run *run);
+
+	/* refreshed once a second unless -q; NULL: nothing before the end (hist) */
+	void (*print_live)(FILE *f, const struct noise_run *run, time_t now);
+	/* what stays on stdout at the end (not with -J) */
+	void (*print_final)(FILE *f, const struct noise_run *run, time_t now);
+	/* the tool's results in the JSON record, after the common fields */
+	void (*json_part)(struct json *j, const struct noise_run *run);
+};
+
+extern const struct noise_tool osnoise_top_tool, osnoise_hist_tool;
+extern const struct noise_tool hwnoise_tool, hwnoise_hist_tool;
+
+/*
+ * A backend measures; noise_run_tool() does everything else. Every op
  * returns 0 or -errno and has already told the user what went wrong.
  */
 struct noise_backend {
 	const char *name;		/* "tracer" or "sampler", as in --backend and JSON */
+	unsigned max_wait_s;		/* the longest its buffers hold between two collect() */
 	/* borrow kernel state and prepare; on failure, leave nothing behind */
 	int (*setup)(struct noise_run *run);
 	/* start measuring: warm-up, then stop conditions armed */
 	int (*enable)(struct noise_run *run);
-	/* fold what was measured since the last call with noise_run_add_period() */
+	/*
+	 * hand what was measured since the last call to noise_run_add_period()
+	 * and, when run->want_samples, every single noise to
+	 * noise_run_add_sample() (or, counted, to noise_run_add_samples())
+	 */
 	int (*collect)(struct noise_run *run);
 	/* did the measurement stop by itself (a -s/-S condition)? */
 	bool (*stopped)(struct noise_run *run);
@@ -138,11 +192,16 @@ struct noise_backend {
 };
 
 struct noise_run {
+	const struct noise_tool *tool;
 	struct noise_params *params;
 	const struct noise_backend *backend;
 	void *priv;			/* the backend's own state */
+	bool want_samples;		/* the tool's sink takes single samples */
 
-	struct noise_cpu *cpu;		/* params->nr_cpus entries */
+	/* the tool's sink: one of them */
+	struct noise_cpu *cpu;		/* top: params->nr_cpus entries */
+	struct noise_hist *hist;	/* hist */
+
 	uint64_t processed_events;
 	uint64_t missed_events;		/* UINT64_MAX: some lost, count unknown */
 
@@ -156,8 +215,14 @@ struct noise_run {
 	const char *note;		/* a line the backend prints before the table */
 };
 
-/* Fold one per-period summary into the CPU's totals (both backends). */
+/*
+ * What the backends call: hand one period, one sample of NS, or COUNT
+ * samples of whole-us duration US that sum to SUM_NS, to the tool's sink.
+ */
 void noise_run_add_period(struct noise_run *run, const struct noise_period *p);
+void noise_run_add_sample(struct noise_run *run, int cpu, uint64_t ns);
+void noise_run_add_samples(struct noise_run *run, int cpu, uint64_t us, uint64_t count,
+			   uint64_t sum_ns);
 
 extern const struct noise_backend noise_tracer_backend;
 extern const struct noise_backend noise_sampler_backend;
@@ -165,19 +230,19 @@ extern const struct noise_backend noise_sampler_backend;
 /* Does the running kernel have the osnoise tracer? (for --backend auto) */
 bool noise_tracer_available(void);
 
-/* cli.c */
-/* The options of osnoise top and hwnoise (options.c), and top's spec (cli.h). */
-extern const struct cli_option noise_options[];
-extern const struct cli_spec osnoise_top_cli;
+/* options.c: the option lists of top and hist, and each tool's spec (cli.h) */
+extern const struct cli_option noise_options[], noise_hist_options[];
+extern const struct cli_spec osnoise_top_cli, osnoise_hist_cli, hwnoise_hist_cli;
 
 /* 0, or CLI_EXIT / CLI_ERROR (cli.h) with the help or the error printed. */
-int noise_parse_args(int argc, char **argv, enum noise_mode mode, struct noise_params *p);
+int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,
+		     struct noise_params *p);
 void noise_params_free(struct noise_params *p);
 
-/* top.c: the whole run; returns the exit status */
-int noise_run_top(struct noise_params *p);
+/* top.c: the whole run of TOOL; returns the exit status */
+int noise_run_tool(const struct noise_tool *tool, struct noise_params *p);
 
-/* osnoise_cmd.c: parse argv for MODE and run; returns the exit status */
-int noise_cmd_run(int argc, char **argv, enum noise_mode mode);
+/* osnoise_cmd.c: parse argv for TOOL and run it; returns the exit status */
+int noise_cmd_run(int argc, char **argv, const struct noise_tool *tool);
 
 #endif

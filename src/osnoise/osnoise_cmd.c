@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * osnoise_cmd - `rtla osnoise [top]`, and the run of either noise command.
+ * osnoise_cmd - `rtla osnoise [top|hist]`, and the run of every noise tool.
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,12 +17,15 @@ static void osnoise_usage(FILE *f)
 		   "(version %s)\n\n"
 		   "  usage: [rtla] osnoise [MODE] ...\n\n"
 		   "  modes:\n"
-		   "     top   - prints the summary from osnoise tracer\n\n"
+		   "     top   - prints the summary from osnoise tracer\n"
+		   "     hist  - prints a histogram of osnoise samples\n\n"
 		   "if no MODE is given, the top mode is called, passing the arguments\n",
 		RTLA_VERSION);
 }
 
-static const struct cli_spec *const osnoise_verbs[] = { &osnoise_top_cli, NULL };
+static const struct cli_spec *const osnoise_verbs[] = {
+	&osnoise_top_cli, &osnoise_hist_cli, NULL
+};
 
 const struct cli_spec osnoise_cli = {
 	.command = "osnoise",
@@ -32,17 +35,16 @@ const struct cli_spec osnoise_cli = {
 	.verbs = osnoise_verbs,
 };
 
-int noise_cmd_run(int argc, char **argv, enum noise_mode mode)
+int noise_cmd_run(int argc, char **argv, const struct noise_tool *tool)
 {
 	struct noise_params p;
 	int ret;
 
-	if (mode == MODE_OSNOISE)
-		json_set_command("osnoise top");	/* with or without the word "top" */
-	ret = noise_parse_args(argc, argv, mode, &p);
+	json_set_command(tool->name);	/* "osnoise top" with or without the word "top" */
+	ret = noise_parse_args(argc, argv, tool, &p);
 	if (ret)
 		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
-	ret = noise_run_top(&p);
+	ret = noise_run_tool(tool, &p);
 	noise_params_free(&p);
 	return ret;
 }
@@ -54,9 +56,11 @@ int cmd_osnoise(int argc, char **argv)
 		return EXIT_PASSED;
 	}
 	if (argc < 2 || argv[1][0] == '-')
-		return noise_cmd_run(argc, argv, MODE_OSNOISE);
+		return noise_cmd_run(argc, argv, &osnoise_top_tool);
 	if (!strcmp(argv[1], "top"))
-		return noise_cmd_run(argc - 1, argv + 1, MODE_OSNOISE);
-	err_msg("unknown mode: '%s' (modes: top)", argv[1]);
+		return noise_cmd_run(argc - 1, argv + 1, &osnoise_top_tool);
+	if (!strcmp(argv[1], "hist"))
+		return noise_cmd_run(argc - 1, argv + 1, &osnoise_hist_tool);
+	err_msg("unknown mode: '%s' (modes: top, hist)", argv[1]);
 	return EXIT_ERROR;
 }

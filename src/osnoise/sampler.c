@@ -245,7 +245,7 @@ static void check_raw_clock(void)
 static int sampler_setup(struct noise_run *run)
 {
 	struct noise_params *p = run->params;
-	struct smp_cfg cfg = { .mode = p->mode, .stop_us = p->stop_us,
+	struct smp_cfg cfg = { .irq_disabled = p->irq_disabled, .stop_us = p->stop_us,
 			       .stop_total_us = p->stop_total_us };
 	struct sampler *s;
 	char rt[8];
@@ -335,6 +335,16 @@ static int sampler_enable(struct noise_run *run)
 	return 0;
 }
 
+/* Each gap that is noise of this run is a sample, for a tool that wants them. */
+static void take_gap(struct noise_run *run, struct sampler *s, struct smp_attr_cpu *c,
+		     const struct smp_gap *g)
+{
+	uint64_t ns = smp_attr_gap(&s->attr, c, g);
+
+	if (ns && run->want_samples)
+		noise_run_add_sample(run, c->cpu, ns);
+}
+
 /* Attribute and fold everything CPU's spinner has published up to the snapshot. */
 static void collect_cpu(struct noise_run *run, struct sampler *s, struct smp_spinner *sp,
 			uint64_t phead, uint64_t ghead)
@@ -347,12 +357,12 @@ static void collect_cpu(struct noise_run *run, struct sampler *s, struct smp_spi
 		const struct smp_prec *r = &sp->prec[pt & sp->prec_mask];
 
 		for (; gt < r->gap_end; gt++)
-			smp_attr_gap(&s->attr, c, &sp->gap[gt & (SMP_GAP_RING - 1)]);
+			take_gap(run, s, c, &sp->gap[gt & (SMP_GAP_RING - 1)]);
 		if (smp_attr_period(&s->attr, c, r, &np))
 			noise_run_add_period(run, &np);
 	}
 	for (; gt < ghead; gt++)
-		smp_attr_gap(&s->attr, c, &sp->gap[gt & (SMP_GAP_RING - 1)]);
+		take_gap(run, s, c, &sp->gap[gt & (SMP_GAP_RING - 1)]);
 	atomic_store_explicit(&sp->gap_tail, gt, memory_order_release);
 	atomic_store_explicit(&sp->prec_tail, pt, memory_order_release);
 	smp_attr_compact(c);
@@ -453,7 +463,7 @@ static int sampler_save_trace(struct noise_run *run, const char *path)
 		return -errno;
 	}
 	fprintf(f, "# rtla %s sampler trace: the last %d gaps of at least %lld us\n",
-		run->params->mode == MODE_HWNOISE ? "hwnoise" : "osnoise",
+		run->params->irq_disabled ? "hwnoise" : "osnoise",
 		SMP_TRACE_KEEP, run->params->threshold_us ? run->params->threshold_us : 1);
 	if (s->clock.tsc)
 		fprintf(f, "# spinner clock: TSC at %.3f MHz; ", s->clock.mhz);
@@ -527,6 +537,8 @@ static void sampler_teardown(struct noise_run *run)
 
 const struct noise_backend noise_sampler_backend = {
 	.name = "sampler",
+	/* the gap rings and the event instance fill within seconds */
+	.max_wait_s = 1,
 	.setup = sampler_setup,
 	.enable = sampler_enable,
 	.collect = sampler_collect,

@@ -215,7 +215,7 @@ struct smp_attr_cpu {
 };
 
 struct smp_cfg {
-	enum noise_mode mode;
+	bool irq_disabled;	/* hwnoise: only gaps no OS event explains are noise */
 	bool attribution;	/* events are recorded at all */
 	bool rt_kernel;		/* PREEMPT_RT: softirqs run in threads, count none */
 	uint64_t stop_ticks;	/* -s: a gap longer than this stops; 0: off */
@@ -247,7 +247,8 @@ int smp_attr_init(struct smp_attr *a, int nr_cpus, const cpu_set_t *cpus,
 		  const struct smp_clock *ck, const struct smp_cfg *cfg);
 void smp_attr_free(struct smp_attr *a);
 int smp_attr_push(struct smp_attr *a, int cpu, const struct smp_event *ev);
-void smp_attr_gap(struct smp_attr *a, struct smp_attr_cpu *c, const struct smp_gap *g);
+/* Classify one gap; returns its ns when it counts as noise of this run, else 0. */
+uint64_t smp_attr_gap(struct smp_attr *a, struct smp_attr_cpu *c, const struct smp_gap *g);
 bool smp_attr_period(struct smp_attr *a, struct smp_attr_cpu *c,
 		     const struct smp_prec *r, struct noise_period *out);
 void smp_attr_compact(struct smp_attr_cpu *c);

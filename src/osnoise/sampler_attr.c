@@ -198,7 +198,7 @@ static void keep_gap(struct smp_attr *a, const struct smp_attr_cpu *c, const str
 
 static bool counts_as_noise(const struct smp_attr *a, unsigned mask)
 {
-	return a->cfg.mode == MODE_OSNOISE || !(mask & CLASS_OS);
+	return !a->cfg.irq_disabled || !(mask & CLASS_OS);
 }
 
 static void stop_at(struct smp_attr *a, int cpu, const char *reason, uint64_t ns, uint64_t at)
@@ -210,8 +210,12 @@ static void stop_at(struct smp_attr *a, int cpu, const char *reason, uint64_t ns
 	a->stop.at = at;
 }
 
-/* Classify one gap into the period in progress of CPU c. */
-void smp_attr_gap(struct smp_attr *a, struct smp_attr_cpu *c, const struct smp_gap *g)
+/*
+ * Classify one gap into the period in progress of CPU c. Returns the gap's
+ * ns when it is noise of this run (every gap; with IRQs "disabled" only
+ * those no OS event explains), 0 when it is not or comes after a stop.
+ */
+uint64_t smp_attr_gap(struct smp_attr *a, struct smp_attr_cpu *c, const struct smp_gap *g)
 {
 	uint64_t end = g->start + g->len, ns;
 	struct cover cv = { 0 };
@@ -219,7 +223,7 @@ void smp_attr_gap(struct smp_attr *a, struct smp_attr_cpu *c, const struct smp_g
 	int class;
 
 	if (a->stop.hit && end > a->stop.at)
-		return;
+		return 0;
 	while (i < c->nev && c->ev[i].ts < g->start)
 		i++;
 	for (first = i; i < c->nev && c->ev[i].ts <= end; i++)
@@ -251,9 +255,11 @@ void smp_attr_gap(struct smp_attr *a, struct smp_attr_cpu *c, const struct smp_g
 	keep_gap(a, c, g, class, first, i);
 
 	ns = smp_ticks_to_ns(a->clock, g->len);
-	if (a->cfg.stop_us && !a->stop.hit && counts_as_noise(a, cv.mask) &&
-	    ns > (uint64_t)a->cfg.stop_us * 1000)
+	if (!counts_as_noise(a, cv.mask))
+		return 0;
+	if (a->cfg.stop_us && !a->stop.hit && ns > (uint64_t)a->cfg.stop_us * 1000)
 		stop_at(a, c->cpu, "single", ns, end);
+	return ns;
 }
 
 static uint64_t max3(uint64_t x, uint64_t y, uint64_t z)
@@ -311,7 +317,7 @@ bool smp_attr_period(struct smp_attr *a, struct smp_attr_cpu *c,
 	out->runtime = smp_ticks_to_ns(ck, r->end - r->start) / 1000;
 	out->hw = acc.hw + r->lost;
 	out->nmi = nmi;
-	if (a->cfg.mode == MODE_OSNOISE) {
+	if (!a->cfg.irq_disabled) {
 		out->noise = smp_ticks_to_ns(ck, r->sum) / 1000;
 		out->max_sample = smp_ticks_to_ns(ck, r->max) / 1000;
 		out->irq = irq;

@@ -8,11 +8,16 @@
  * CLOCK_MONOTONIC_RAW one. The default "local" clock is sched_clock based
  * and drifts by milliseconds against both, so it is never used.
  *
- * The instance is named after our pid. A run killed by SIGKILL cannot remove
- * it, so every setup removes the instances of pids that no longer exist.
+ * The instance is named after our pid and handed to a guardian (guardian.h)
+ * before it exists: a run killed by SIGKILL or a crash cannot remove it,
+ * its guardian does, within a second. It is also marked as ours, so that
+ * when both were killed a later run removes it; an instance that merely
+ * has our kind of name is never touched.
+ *
+ * Nothing outside the instance is written: its trace clock, buffer sizes,
+ * tracing_cpumask, events and tracing_on are all the instance's own.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +25,7 @@
 
 #include <tracefs.h>
 
+#include "guardian.h"
 #include "msg.h"
 #include "osnoise/sampler.h"
 
@@ -33,6 +39,8 @@ struct evtype {
 struct smp_trace {
 	struct tep_handle *tep;
 	struct tracefs_instance *inst;
+	struct guardian *guard;
+	int gid;			/* the guardian's id of the instance */
 	char name[64];
 	cpu_set_t cpus;
 	const struct smp_clock *clock;
@@ -245,57 +253,45 @@ int smp_trace_drain(struct smp_trace *t, struct smp_attr *a, struct noise_run *r
 	return ret < 0 ? -EIO : 0;
 }
 
-/* Remove the instances of sampler runs whose process is gone (SIGKILL). */
-static void sweep_stale(void)
+static void report_swept(const char *path, pid_t owner, int err, void *ctx)
 {
-	char **names = tracefs_instances(INSTANCE_PREFIX "[0-9]*");
-	int removed = 0;
-	char first[64] = "";
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
-	for (int i = 0; names && names[i]; i++) {
-		const char *p = names[i] + strlen(INSTANCE_PREFIX), *q = p;
-		struct tracefs_instance *inst;
-		long pid;
-		char *end;
-
-		if (strncmp(names[i], INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
-			continue;
-		while (*q >= '0' && *q <= '9')
-			q++;
-		if (q == p || *q)
-			continue;
-		pid = strtol(p, &end, 10);
-		if (pid <= 0 || pid == getpid() || !kill(pid, 0) || errno != ESRCH)
-			continue;
-		inst = tracefs_instance_alloc(NULL, names[i]);
-		if (inst && !tracefs_instance_destroy(inst)) {
-			if (!removed++)
-				snprintf(first, sizeof(first), "%s", names[i]);
-		}
-		tracefs_instance_free(inst);
-	}
-	tracefs_list_free(names);
-	if (removed)
-		info_msg("removed %d tracefs instance%s left by killed sampler runs (%s%s)",
-			 removed, removed > 1 ? "s" : "", first, removed > 1 ? ", ..." : "");
+	if (err)
+		warn_msg("could not remove tracefs instance %s left by a killed rtla run "
+			 "(pid %d): %s", name, owner, strerror(-err));
+	else
+		info_msg("removed tracefs instance %s left by a killed rtla run (pid %d)", name,
+			 owner);
 }
 
-static struct tracefs_instance *create_instance(const char *name)
+/*
+ * Our instance, handed to the guardian first. One by our name that exists
+ * already is not ours (the sweep removed those that were): never adopted.
+ */
+static int create_instance(struct smp_trace *t)
 {
-	struct tracefs_instance *inst = tracefs_instance_create(name);
+	char path[512];
+	int id;
 
-	if (inst && !tracefs_instance_is_new(inst)) {
-		/* our pid, not created by us: a killed run that had this pid before */
-		tracefs_instance_destroy(inst);
-		tracefs_instance_free(inst);
-		inst = tracefs_instance_create(name);
-		if (inst && !tracefs_instance_is_new(inst)) {
-			tracefs_instance_free(inst);
-			errno = EEXIST;
-			return NULL;
-		}
+	if (tracefs_instance_exists(t->name))
+		return -EEXIST;
+	snprintf(path, sizeof(path), "%s/instances/%s", tracefs_tracing_dir(), t->name);
+	id = guardian_dir(t->guard, path);
+	if (id < 0)
+		return id;
+	t->inst = tracefs_instance_create(t->name);
+	if (!t->inst || !tracefs_instance_is_new(t->inst)) {
+		int err = t->inst ? EEXIST : errno;
+
+		guardian_forget(t->guard, id);
+		tracefs_instance_free(t->inst);
+		t->inst = NULL;
+		return -err;
 	}
-	return inst;
+	t->gid = id;
+	guardian_dir_created(t->guard, id);
+	return 0;
 }
 
 /* The trace clock that maps onto the spinner's ticks. */
@@ -351,6 +347,7 @@ struct smp_trace *smp_trace_create(const cpu_set_t *cpus, int nr_cpus,
 
 	if (!t)
 		return NULL;
+	t->gid = -1;
 	t->cpus = *cpus;
 	t->clock = ck;
 	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%d", getpid());
@@ -358,15 +355,23 @@ struct smp_trace *smp_trace_create(const cpu_set_t *cpus, int nr_cpus,
 		why = "tracefs is not mounted and cannot be mounted";
 		goto out_fail;
 	}
-	sweep_stale();
+	guardian_sweep(RTLA_OWNED_DIR, report_swept, NULL);
 	t->tep = tracefs_local_events_system(NULL, systems);
 	if (!t->tep || build_types(t)) {
 		why = "cannot read the event formats";
 		goto out_fail;
 	}
-	t->inst = create_instance(t->name);
-	if (!t->inst) {
-		why = strerror(errno);
+	ret = guardian_start(&t->guard, &(struct guardian_opts){ .keep_fd = -1,
+								.mark_dir = RTLA_OWNED_DIR });
+	if (ret) {
+		why = "cannot start the guardian that removes the instance if rtla dies";
+		goto out_fail;
+	}
+	guardian_keep_off(t->guard, &t->cpus);
+	ret = create_instance(t);
+	if (ret) {
+		why = ret == -EEXIST ? "a tracefs instance by our name exists and is not ours"
+				     : strerror(-ret);
 		goto out_fail;
 	}
 	ret = configure(t, nr_cpus, buffer_kb > 0 ? buffer_kb : 2048);
@@ -405,7 +410,12 @@ void smp_trace_destroy(struct smp_trace *t)
 		return;
 	if (t->inst) {
 		tracefs_trace_off(t->inst);
-		for (int tries = 0; tracefs_instance_destroy(t->inst); tries++) {
+		for (int tries = 0;; tries++) {
+			if (!tracefs_instance_destroy(t->inst)) {
+				guardian_forget(t->guard, t->gid);
+				break;
+			}
+			/* still marked: a later run removes it */
 			if (errno != EBUSY || tries == 10) {
 				err_msg("could not remove instance %s: %s", t->name,
 					strerror(errno));
@@ -415,6 +425,7 @@ void smp_trace_destroy(struct smp_trace *t)
 		}
 		tracefs_instance_free(t->inst);
 	}
+	guardian_stand_down(t->guard);
 	tep_free(t->tep);
 	free(t->types);
 	free(t->names);

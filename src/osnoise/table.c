@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * table - the noise table as upstream rtla prints it (scripts parse it, so
- * every space matters), and the JSON record of a run.
+ * table - the sink and printers of osnoise top and hwnoise: the noise table
+ * as upstream rtla prints it (scripts parse it, so every space matters), and
+ * the JSON record of a run, whose per-CPU part each tool writes itself.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -15,7 +17,20 @@
 #include "tasks.h"
 #include "table.h"
 
-void noise_run_add_period(struct noise_run *run, const struct noise_period *p)
+/* top's sink: every period folded into its CPU's totals */
+int noise_top_sink_new(struct noise_run *run)
+{
+	run->cpu = calloc(run->params->nr_cpus, sizeof(*run->cpu));
+	return run->cpu ? 0 : -ENOMEM;
+}
+
+void noise_top_sink_free(struct noise_run *run)
+{
+	free(run->cpu);
+	run->cpu = NULL;
+}
+
+void noise_top_add_period(struct noise_run *run, const struct noise_period *p)
 {
 	struct noise_cpu *c = &run->cpu[p->cpu];
 
@@ -48,7 +63,7 @@ unsigned long long noise_cpu_avail(const struct noise_cpu *c)
 	return (unsigned long long)(free_time * 10000000 / c->sum_runtime);
 }
 
-static void format_duration(time_t secs, char *buf, size_t len)
+void noise_format_duration(time_t secs, char *buf, size_t len)
 {
 	snprintf(buf, len, "%3lld %02lld:%02lld:%02lld", (long long)(secs / 86400),
 		 (long long)(secs / 3600 % 24), (long long)(secs / 60 % 60), (long long)(secs % 60));
@@ -57,15 +72,15 @@ static void format_duration(time_t secs, char *buf, size_t len)
 void noise_table_print(FILE *f, const struct noise_run *run, time_t now)
 {
 	const struct noise_params *p = run->params;
-	bool hw = p->mode == MODE_HWNOISE;
+	bool os = run->tool->os_columns;
 	char duration[32];
 
-	format_duration(now - run->start_time, duration, sizeof(duration));
-	fprintf(f, "%42s%s%s%35s\n", "", hw ? "Hardware-related Noise" : "Operating System Noise",
-		hw ? "" : "                                       ", "");
+	noise_format_duration(now - run->start_time, duration, sizeof(duration));
+	fprintf(f, "%42s%s%s%35s\n", "", run->tool->title,
+		os ? "                                       " : "", "");
 	fprintf(f, "duration: %9s | time is in us\n", duration);
 	fprintf(f, "CPU Period       Runtime        Noise  %% CPU Aval   Max Noise   Max Single "
-		   "         HW          NMI%s\n", hw ? "" : "          IRQ      Softirq       Thread");
+		   "         HW          NMI%s\n", os ? "          IRQ      Softirq       Thread" : "");
 
 	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
 		const struct noise_cpu *c = &run->cpu[cpu];
@@ -79,13 +94,25 @@ void noise_table_print(FILE *f, const struct noise_run *run, time_t now)
 			(unsigned long long)c->sum_noise, avail / 100000, avail % 100000,
 			(unsigned long long)c->max_noise, (unsigned long long)c->max_sample,
 			(unsigned long long)c->hw, (unsigned long long)c->nmi);
-		if (hw)
+		if (!os)
 			fputc('\n', f);
 		else
 			fprintf(f, "%12llu %12llu %12llu\n", (unsigned long long)c->irq,
 				(unsigned long long)c->softirq, (unsigned long long)c->thread);
 	}
+	noise_print_missed(f, run);
+}
 
+/* What stays on the screen: the backend's note, then the last table. */
+void noise_top_print_final(FILE *f, const struct noise_run *run, time_t now)
+{
+	if (run->note)
+		fprintf(f, "%s\n", run->note);
+	noise_table_print(f, run, now);
+}
+
+void noise_print_missed(FILE *f, const struct noise_run *run)
+{
 	if (run->missed_events == UINT64_MAX) {
 		fprintf(f, "unknown number of events missed, results might not be accurate\n");
 	} else if (run->missed_events) {
@@ -128,6 +155,37 @@ static void json_options(struct json *j, const struct noise_params *p)
 	json_object_end(j);
 }
 
+/* top's part of the record: one object per measured CPU */
+void noise_top_json(struct json *j, const struct noise_run *run)
+{
+	const struct noise_params *p = run->params;
+
+	json_array_begin(j, "cpus");
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		const struct noise_cpu *c = &run->cpu[cpu];
+
+		if (!CPU_ISSET(cpu, &p->cpus))
+			continue;
+		json_object_begin(j, NULL);
+		json_i64(j, "cpu", cpu);
+		json_u64(j, "periods", c->periods);
+		json_u64(j, "runtime_us", c->sum_runtime);
+		json_u64(j, "noise_us", c->sum_noise);
+		json_double(j, "cpu_available_pct", noise_cpu_avail(c) / 100000.0, 5);
+		json_u64(j, "max_noise_us", c->max_noise);
+		json_u64(j, "max_single_us", c->max_sample);
+		json_u64(j, "hw_count", c->hw);
+		json_u64(j, "nmi_count", c->nmi);
+		if (run->tool->os_columns) {
+			json_u64(j, "irq_count", c->irq);
+			json_u64(j, "softirq_count", c->softirq);
+			json_u64(j, "thread_count", c->thread);
+		}
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 {
 	const struct noise_params *p = run->params;
@@ -139,30 +197,7 @@ void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 	json_str(&j, "verdict", run->stop_hit ? "stopped" : "passed");
 	json_str(&j, "backend", run->backend->name);
 	json_options(&j, p);
-	json_array_begin(&j, "cpus");
-	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
-		const struct noise_cpu *c = &run->cpu[cpu];
-
-		if (!CPU_ISSET(cpu, &p->cpus))
-			continue;
-		json_object_begin(&j, NULL);
-		json_i64(&j, "cpu", cpu);
-		json_u64(&j, "periods", c->periods);
-		json_u64(&j, "runtime_us", c->sum_runtime);
-		json_u64(&j, "noise_us", c->sum_noise);
-		json_double(&j, "cpu_available_pct", noise_cpu_avail(c) / 100000.0, 5);
-		json_u64(&j, "max_noise_us", c->max_noise);
-		json_u64(&j, "max_single_us", c->max_sample);
-		json_u64(&j, "hw_count", c->hw);
-		json_u64(&j, "nmi_count", c->nmi);
-		if (p->mode == MODE_OSNOISE) {
-			json_u64(&j, "irq_count", c->irq);
-			json_u64(&j, "softirq_count", c->softirq);
-			json_u64(&j, "thread_count", c->thread);
-		}
-		json_object_end(&j);
-	}
-	json_array_end(&j);
+	run->tool->json_part(&j, run);
 	json_u64(&j, "processed_events", run->processed_events);
 	if (run->missed_events == UINT64_MAX)
 		json_null(&j, "missed_events");

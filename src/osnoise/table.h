@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * table - upstream rtla's osnoise/hwnoise table, byte for byte, and the
- * --json run record.
+ * table - upstream rtla's osnoise/hwnoise table, byte for byte, top's sink,
+ * and the JSON run record of every noise tool.
  */
 #ifndef RTLA_OSNOISE_TABLE_H
 #define RTLA_OSNOISE_TABLE_H
@@ -10,13 +10,31 @@
 
 #include "osnoise.h"
 
+struct json;
+
+/* top's sink (osnoise top, hwnoise): run->cpu */
+int noise_top_sink_new(struct noise_run *run);
+void noise_top_add_period(struct noise_run *run, const struct noise_period *p);
+void noise_top_sink_free(struct noise_run *run);
+
 /* The header, one row per measured CPU with runtime, the missed-events line. */
 void noise_table_print(FILE *f, const struct noise_run *run, time_t now);
+/* The backend's note, if any, then the table. */
+void noise_top_print_final(FILE *f, const struct noise_run *run, time_t now);
+/* top's part of the record: "cpus", one object per measured CPU */
+void noise_top_json(struct json *j, const struct noise_run *run);
+
+/* Shared by the printers: upstream's missed-events line; "  0 01:02:03". */
+void noise_print_missed(FILE *f, const struct noise_run *run);
+void noise_format_duration(time_t secs, char *buf, size_t len);
 /* "% CPU Aval" in hundred-thousandths of a percent, without overflow. */
 unsigned long long noise_cpu_avail(const struct noise_cpu *c);
 /* Version of the run record; it changes when a field changes meaning. */
 #define NOISE_SCHEMA_VERSION	1
-/* The record a CI gate keeps: the envelope, options, per-CPU results, verdict. */
+/*
+ * The record a CI gate keeps: the envelope, options, the tool's part (its
+ * per-CPU results), events, verdict.
+ */
 void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s);
 
 #endif

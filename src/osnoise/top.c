@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * top - `rtla osnoise top` and `rtla hwnoise`: one run of a noise backend.
+ * top - one run of a noise tool (osnoise top or hist, hwnoise top or hist)
+ * on a noise backend.
  *
- * The loop wakes every second, folds what the backend measured into the
- * per-CPU totals and prints upstream's table. Whatever ends the run (the
- * duration, a stop condition, SIGINT, SIGTERM, SIGHUP, 'q' in the live view
- * or an error) goes through the same teardown, which gives back every
- * setting the backend borrowed.
+ * The loop wakes every second (less often when nothing is shown or
+ * watched), lets the backend hand what it measured to the tool's sink and,
+ * for a tool with a live view (top), prints its table. Whatever ends the
+ * run (the duration, a stop condition, SIGINT, SIGTERM, SIGHUP, 'q' in the
+ * live view or an error) goes through the same teardown, which gives back
+ * every setting the backend borrowed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,15 +45,36 @@ static void on_signal(int sig)
 		run->backend->halt(run);
 }
 
+/*
+ * Every signal whose default action would end rtla ends the run through
+ * the teardown instead (the real-time signals too). Not the crash signals
+ * (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS): a process
+ * that crashed must run no more of its code, so they keep their default,
+ * and the backend's guardian process (guardian.h) restores what the run
+ * borrowed. SIGPIPE stays ignored (main.c): a closed stdout ends the run
+ * through EPIPE.
+ */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
+	SIGXCPU, SIGXFSZ, SIGIO,
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
+
 static void install_signals(struct noise_run *run)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
 	signal_run = run;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
 }
 
 static const struct noise_backend *choose_backend(struct noise_params *p)
@@ -120,16 +143,36 @@ static double seconds_since(const struct timespec *t0)
 	return (now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* Sleep up to one second, or until the deadline; false when the run must end. */
+/*
+ * How long the loop may sleep: a second while a live view is shown or a
+ * stop condition watched (upstream's pace); otherwise each wake-up only
+ * drains the backend, which is the tool's own noise on the measured
+ * machine, so as seldom as the backend's buffers allow, and at least
+ * every 1000 periods.
+ */
+static double tick_s(const struct noise_run *run)
+{
+	const struct noise_params *p = run->params;
+	double tick = run->backend->max_wait_s, periods = p->period_us * 1000 / 1e6;
+
+	if ((run->tool->print_live && !p->quiet) || p->stop_us || p->stop_total_us)
+		return 1.0;
+	if (periods < tick)
+		tick = periods;
+	return tick > 1.0 ? tick : 1.0;
+}
+
+/* Sleep up to one tick, or until the deadline; false when the run must end. */
 static bool wait_tick(struct noise_run *run, struct tui *tui, const struct timespec *t0)
 {
-	double left = run->params->duration_s ? run->params->duration_s - seconds_since(t0) : 1.0;
+	double tick = tick_s(run);
+	double left = run->params->duration_s ? run->params->duration_s - seconds_since(t0) : tick;
 	struct timespec ts;
 
 	if (left <= 0)
 		return false;
-	if (left > 1.0)
-		left = 1.0;
+	if (left > tick)
+		left = tick;
 	if (tui)
 		return tui_wait(tui, (int)(left * 1000)) && !run->stop_requested;
 	ts.tv_sec = (time_t)left;
@@ -147,7 +190,7 @@ static void print_refresh(struct noise_run *run, struct tui *tui)
 	/* upstream clears the screen between tables, even into a pipe, unless -D */
 	if (!run->params->debug)
 		fputs("\033c", stdout);
-	noise_table_print(stdout, run, time(NULL));
+	run->tool->print_live(stdout, run, time(NULL));
 	/* the reader is gone ("| head"): end the run as a Ctrl-C would, quietly */
 	if (out_flush_stdout() == -EPIPE && !run->stop_requested)
 		run->stop_requested = 1;
@@ -157,11 +200,10 @@ static void print_final(struct noise_run *run)
 {
 	if (run->params->json_stdout)
 		return;
-	if (!run->params->quiet && !run->params->debug)
+	/* the live tables go, the last one stays */
+	if (run->tool->print_live && !run->params->quiet && !run->params->debug)
 		fputs("\033c", stdout);
-	if (run->note)
-		printf("%s\n", run->note);
-	noise_table_print(stdout, run, time(NULL));
+	run->tool->print_final(stdout, run, time(NULL));
 }
 
 /* The record on stdout (-J) and in the --json-file; false if it could not be written. */
@@ -188,7 +230,7 @@ static void main_loop(struct noise_run *run, struct tui *tui, const struct times
 
 	while (wait_tick(run, tui, t0)) {
 		b->collect(run);
-		if (!run->params->quiet)
+		if (!run->params->quiet && run->tool->print_live)
 			print_refresh(run, tui);
 		if (!b->stopped(run))
 			continue;
@@ -203,9 +245,10 @@ static void main_loop(struct noise_run *run, struct tui *tui, const struct times
 		b->collect(run);
 }
 
-int noise_run_top(struct noise_params *p)
+int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 {
-	struct noise_run run = { .params = p, .stop_cpu = -1, .stop_value_us = -1 };
+	struct noise_run run = { .tool = tool, .params = p, .stop_cpu = -1, .stop_value_us = -1,
+				 .want_samples = tool->add_sample != NULL };
 	struct tui *tui = NULL;
 	FILE *json = NULL;
 	struct timespec t0;
@@ -221,9 +264,10 @@ int noise_run_top(struct noise_params *p)
 	}
 	if (p->json_stdout)
 		p->quiet = true;	/* -J: the record alone on stdout */
-	run.cpu = calloc(p->nr_cpus, sizeof(*run.cpu));
-	if (!run.cpu)
+	if (tool->sink_new(&run)) {
+		err_msg("out of memory");
 		goto out_json;
+	}
 
 	install_signals(&run);
 	ret = run.backend->setup(&run);
@@ -236,7 +280,7 @@ int noise_run_top(struct noise_params *p)
 
 	run.start_time = time(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!p->quiet && isatty(STDOUT_FILENO))
+	if (!p->quiet && tool->print_live && isatty(STDOUT_FILENO))
 		tui = tui_start();
 	main_loop(&run, tui, &t0);
 	tui_stop(tui);
@@ -254,7 +298,7 @@ out_teardown:
 	/* from here on a signal is ignored: restoring the kernel state comes first */
 	signal_run = NULL;
 	run.backend->teardown(&run);
-	free(run.cpu);
+	tool->sink_free(&run);
 out_json:
 	if (json && json != stdout)
 		fclose(json);

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "msg.h"
 #include "osnoise.h"
 #include "threads.h"
+#include "tracer_hist.h"
 
 struct tracer_priv {
 	struct osnoise_state state;
@@ -29,6 +31,7 @@ struct tracer_priv {
 	char rec_name[64];
 	struct tracefs_instance *main;
 	struct tracefs_instance *rec;
+	int main_gid, rec_gid;		/* the guardian's ids of the two instances */
 	struct tep_handle *tep;
 	int main_on_fd;			/* tracing_on, kept open for halt() */
 	int rec_on_fd;
@@ -41,6 +44,7 @@ struct tracer_priv {
 	struct tep_event *ev_sample;	/* osnoise:sample_threshold (only with -s) */
 	struct tep_format_field *f[8];	/* fields of ev_period, in period_fields order */
 	struct tep_format_field *f_duration;
+	struct tracer_hist hist;	/* the samples, when the tool wants them */
 };
 
 static const char *const period_fields[] = {
@@ -73,6 +77,7 @@ static bool runs_tracer(const char *instance, const char *tracer)
 static int check_tracer_free(void)
 {
 	char **names = tracefs_instances(NULL);
+	pid_t owner;
 	int ret = 0;
 
 	if (runs_tracer(NULL, "timerlat") || runs_tracer(NULL, "osnoise")) {
@@ -88,8 +93,9 @@ static int check_tracer_free(void)
 			continue;
 		if (osnoise_instance_is_stale(names[i]))
 			continue;	/* ours, from a killed run: reclaimed below */
-		if (osnoise_instance_owner(names[i]))
-			osnoise_refuse_concurrent(osnoise_instance_owner(names[i]));
+		owner = osnoise_instance_owner(names[i]);
+		if (owner > 0 && !(kill(owner, 0) && errno == ESRCH))
+			osnoise_refuse_concurrent(owner);
 		else if (timerlat)
 			err_msg("timerlat is running in instance %s; osnoise and timerlat cannot run "
 				"at the same time", names[i]);
@@ -116,7 +122,7 @@ static int check_kernel(struct noise_run *run)
 			"use --backend sampler");
 		return -ENODEV;
 	}
-	if (run->params->mode == MODE_HWNOISE && !tracefs_file_exists(NULL, "osnoise/options")) {
+	if (run->params->irq_disabled && !tracefs_file_exists(NULL, "osnoise/options")) {
 		err_msg("hwnoise needs the osnoise tracer's options file (Linux >= 6.2), which "
 			"this kernel does not have");
 		return -ENOTSUP;
@@ -148,8 +154,8 @@ static int apply_config(struct noise_run *run, struct tracer_priv *t)
 		err_msg("Failed to set OSNOISE_WORKLOAD option");
 		return ret;
 	}
-	ret = osnoise_option_write(st, OPT_IRQ_DISABLE, p->mode == MODE_HWNOISE);
-	if (ret && (ret != -ENOTSUP || p->mode == MODE_HWNOISE)) {
+	ret = osnoise_option_write(st, OPT_IRQ_DISABLE, p->irq_disabled);
+	if (ret && (ret != -ENOTSUP || p->irq_disabled)) {
 		err_msg("Failed to set OSNOISE_IRQ_DISABLE option");
 		return ret;
 	}
@@ -168,27 +174,49 @@ static int apply_config(struct noise_run *run, struct tracer_priv *t)
 	return 0;
 }
 
-static struct tracefs_instance *create_instance(const char *name)
+/*
+ * Our instance NAME, handed to the guardian before it exists: if rtla dies
+ * from here on, the guardian removes it. One that exists already is never
+ * adopted (nor later deleted): it is not ours.
+ */
+static struct tracefs_instance *create_instance(struct tracer_priv *t, const char *name, int *gid)
 {
-	struct tracefs_instance *inst = tracefs_instance_create(name);
+	struct tracefs_instance *inst;
+	int id, err;
 
-	if (!inst) {
-		err_msg("cannot create tracefs instance %s: %s", name, strerror(errno));
-		return NULL;
-	}
-	if (!tracefs_instance_is_new(inst)) {
-		/* never adopt (and later delete) an instance we did not make */
+	if (tracefs_instance_exists(name)) {
 		err_msg("tracefs instance %s already exists", name);
-		tracefs_instance_free(inst);
 		errno = EEXIST;
 		return NULL;
 	}
+	id = osnoise_instance_claim(&t->state, name);
+	if (id < 0) {
+		err_msg("cannot create tracefs instance %s: %s", name, strerror(-id));
+		errno = -id;
+		return NULL;
+	}
+	inst = tracefs_instance_create(name);
+	if (!inst || !tracefs_instance_is_new(inst)) {
+		err = inst ? EEXIST : errno;
+		err_msg(inst ? "tracefs instance %s already exists" :
+			"cannot create tracefs instance %s: %s", name, strerror(err));
+		osnoise_instance_drop(&t->state, id);
+		tracefs_instance_free(inst);
+		errno = err;
+		return NULL;
+	}
+	osnoise_instance_created(&t->state, id);
+	*gid = id;
 	if (tracefs_trace_off(inst) < 0 ||
 	    tracefs_instance_file_write(inst, "current_tracer", "osnoise") < 0) {
-		err_msg(errno == ENODEV || errno == EINVAL ? "Tracer osnoise not found!"
-			: "cannot start the osnoise tracer in %s: %s", name, strerror(errno));
-		tracefs_instance_destroy(inst);
+		err = errno;
+		err_msg(err == ENODEV || err == EINVAL ? "Tracer osnoise not found!"
+			: "cannot start the osnoise tracer in %s: %s", name, strerror(err));
+		if (!tracefs_instance_destroy(inst))
+			osnoise_instance_drop(&t->state, id);
+		*gid = -1;
 		tracefs_instance_free(inst);
+		errno = err;
 		return NULL;
 	}
 	return inst;
@@ -309,7 +337,7 @@ static int create_record(struct noise_run *run, struct tracer_priv *t)
 	struct noise_params *p = run->params;
 	int ret;
 
-	t->rec = create_instance(t->rec_name);
+	t->rec = create_instance(t, t->rec_name, &t->rec_gid);
 	if (!t->rec)
 		return -errno;
 	if (p->buffer_kb && tracefs_instance_set_buffer_size(t->rec, p->buffer_kb, -1) < 0) {
@@ -331,20 +359,17 @@ static int tracer_setup(struct noise_run *run)
 {
 	struct noise_params *p = run->params;
 	struct tracer_priv *t = calloc(1, sizeof(*t));
-	const char *names[3];
 	int ret;
 
 	if (!t)
 		return -ENOMEM;
 	t->main_on_fd = t->rec_on_fd = -1;
+	t->main_gid = t->rec_gid = -1;
 	t->state.lock_fd = -1;
 	t->over_single_cpu = t->over_total_cpu = -1;
 	run->priv = t;	/* only now: a signal handler may look at it */
 	snprintf(t->main_name, sizeof(t->main_name), "rtla_osnoise_top_%d", getpid());
 	snprintf(t->rec_name, sizeof(t->rec_name), "rtla_osnoise_trace_%d", getpid());
-	names[0] = t->main_name;
-	names[1] = t->rec_name;
-	names[2] = NULL;
 
 	/*
 	 * Nothing is written before the tracer is known to be free: replaying a
@@ -355,12 +380,13 @@ static int tracer_setup(struct noise_run *run)
 	if ((ret = osnoise_state_lock(&t->state)))
 		return ret;
 	t->state_held = true;
-	if ((ret = osnoise_state_save(&t->state, names)))
+	if ((ret = osnoise_state_save(&t->state)))
 		return ret;
+	guardian_keep_off(t->state.guard, &p->cpus);
 	if ((ret = apply_config(run, t)))
 		return ret;
 
-	t->main = create_instance(t->main_name);
+	t->main = create_instance(t, t->main_name, &t->main_gid);
 	if (!t->main)
 		return -errno;
 	if ((ret = load_events(run, t)))
@@ -376,6 +402,8 @@ static int tracer_setup(struct noise_run *run)
 		    enable_event(t->main, "osnoise", "sample_threshold"))
 			debug_msg("osnoise:sample_threshold not enabled: the -s verdict has no value");
 	}
+	if (run->want_samples && (ret = tracer_hist_start(&t->hist, t->main, p)))
+		return ret;
 	t->main_on_fd = open_tracing_on(t->main);
 	if (t->main_on_fd < 0)
 		return -errno;
@@ -411,6 +439,8 @@ static int tracer_enable(struct noise_run *run)
 		tracefs_instance_file_clear(t->main, "trace");
 		if (t->rec)
 			tracefs_instance_file_clear(t->rec, "trace");
+		if ((ret = tracer_hist_clear(&t->hist, t->main)))
+			return ret;
 	}
 	/* armed only now, so that setting up the instances cannot trip them */
 	if ((ret = osnoise_knob_write(&t->state, KNOB_STOP, p->stop_us)) ||
@@ -469,6 +499,9 @@ static int tracer_collect(struct noise_run *run)
 				       sizeof(run->params->cpus), on_record, run) < 0 &&
 	    run->stop_requested < 2)
 		debug_msg("reading the trace buffers failed: %s", strerror(errno));
+	/* the kernel counted the samples: its table is final once we stopped */
+	if (t->halted)
+		tracer_hist_deliver(&t->hist, t->main, run);
 	return 0;
 }
 
@@ -579,7 +612,8 @@ static void save_hists(struct noise_run *run, struct tracer_priv *t)
 	}
 }
 
-static void destroy_instance(struct tracefs_instance **inst, int *on_fd)
+static void destroy_instance(struct tracer_priv *t, struct tracefs_instance **inst, int *on_fd,
+			     int *gid)
 {
 	if (*on_fd >= 0)
 		close(*on_fd);
@@ -591,6 +625,9 @@ static void destroy_instance(struct tracefs_instance **inst, int *on_fd)
 	if (tracefs_instance_destroy(*inst))
 		err_msg("could not remove instance %s: %s", tracefs_instance_get_name(*inst),
 			strerror(errno));
+	else
+		osnoise_instance_drop(&t->state, *gid);	/* still marked otherwise: a later sweep */
+	*gid = -1;
 	tracefs_instance_free(*inst);
 	*inst = NULL;
 }
@@ -602,8 +639,8 @@ static void tracer_teardown(struct noise_run *run)
 	if (!t)
 		return;
 	save_hists(run, t);
-	destroy_instance(&t->rec, &t->rec_on_fd);
-	destroy_instance(&t->main, &t->main_on_fd);
+	destroy_instance(t, &t->rec, &t->rec_on_fd, &t->rec_gid);
+	destroy_instance(t, &t->main, &t->main_on_fd, &t->main_gid);
 	if (t->state_held)
 		osnoise_state_release(&t->state);
 	tep_free(t->tep);
@@ -613,6 +650,8 @@ static void tracer_teardown(struct noise_run *run)
 
 const struct noise_backend noise_tracer_backend = {
 	.name = "tracer",
+	/* the main instance only holds the per-period summaries: a few kB a second */
+	.max_wait_s = 10,
 	.setup = tracer_setup,
 	.enable = tracer_enable,
 	.collect = tracer_collect,

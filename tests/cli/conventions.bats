@@ -209,7 +209,7 @@ if "verdict" in doc:
 		--sysroot '' capdump 1|rtla: --sysroot: empty directory name
 		--sysroot /nonexistent capdump 1|rtla: --sysroot: /nonexistent: No such file or directory
 		help bogus|rtla: unknown command: 'bogus'
-		osnoise bogus|rtla osnoise: unknown mode: 'bogus' (modes: top)
+		osnoise bogus|rtla osnoise: unknown mode: 'bogus' (modes: top, hist)
 		osnoise top --all|rtla osnoise: unknown option: --all
 		hwnoise --dur|rtla hwnoise: option needs an argument: --dur
 		hwnoise --json -q -d|rtla hwnoise: option needs an argument: -d

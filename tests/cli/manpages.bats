@@ -36,7 +36,7 @@ install_into() {
 	install_into "$tmp/root"
 	export MANPATH=$tmp/root/usr/share/man
 	local name path missing=()
-	for name in rtla osnoise hwnoise rtla-osnoise rtla-osnoise-top rtla-hwnoise \
+	for name in rtla osnoise hwnoise rtla-osnoise rtla-osnoise-top rtla-osnoise-hist rtla-hwnoise \
 		rtla-dhry rtla-capdump; do
 		path=$(man -w "$name" 2>&1) || { missing+=("$name: $path"); continue; }
 		[[ $path == "$MANPATH"/man1/* ]] || missing+=("$name: found $path, outside DESTDIR")
@@ -145,6 +145,14 @@ check_help_in_page() {
 
 @test "every option of rtla osnoise top --help is in rtla-osnoise-top.rst" {
 	check_help_in_page rtla-osnoise-top osnoise top
+}
+
+@test "every option of rtla osnoise hist --help is in rtla-osnoise-hist.rst" {
+	check_help_in_page rtla-osnoise-hist osnoise hist
+}
+
+@test "every option of rtla hwnoise hist --help is in rtla-osnoise-hist.rst" {
+	check_help_in_page rtla-osnoise-hist hwnoise hist
 }
 
 @test "every option of rtla hwnoise --help is in rtla-hwnoise.rst" {

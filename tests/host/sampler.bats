@@ -170,17 +170,18 @@ check_rows() {
 	instance_gone "$BG"
 }
 
-@test "sampler: a run killed by SIGKILL leaves an instance the next run removes" {
+@test "sampler: rtla and its guardian killed by SIGKILL leave an instance the next run removes" {
 	start_bg hwnoise --backend sampler -d 60s -q
 	wait_instance "$BG"
-	kill -9 "$BG"
+	# with its guardian: alone, rtla's SIGKILL is undone by it (guardian.bats)
+	kill -9 "$(pgrep -P "$BG" -x rtla-guardian)" "$BG"
 	wait "$BG" || true
 	[ -d "$TRACING/instances/rtla_sampler_$BG" ]
 	old=$BG
 	start_bg hwnoise --backend sampler -d 1s -q
 	finish_bg
 	[ "$status" -eq 0 ]
-	grep -q "^rtla hwnoise: removed 1 tracefs instance left by killed sampler runs (rtla_sampler_$old)" "$T/err"
+	grep -q "^rtla hwnoise: removed tracefs instance rtla_sampler_$old left by a killed rtla run (pid $old)" "$T/err"
 	instance_gone "$old"
 	instance_gone "$BG"
 }

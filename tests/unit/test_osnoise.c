@@ -29,9 +29,10 @@ static char *print_table(struct noise_run *run)
 
 static void test_table(void)
 {
-	struct noise_params p = { .nr_cpus = 4, .mode = MODE_HWNOISE };
+	struct noise_params p = { .nr_cpus = 4, .irq_disabled = true };
 	struct noise_cpu cpu[4] = { 0 };
-	struct noise_run run = { .params = &p, .cpu = cpu, .backend = &test_backend };
+	struct noise_run run = { .tool = &hwnoise_tool, .params = &p, .cpu = cpu,
+				 .backend = &test_backend };
 	struct noise_period per = { .cpu = 1, .runtime = 599000000, .noise = 138, .max_sample = 3,
 				    .hw = 4, .nmi = 74, .irq = 5, .softirq = 6, .thread = 7 };
 	char *s;
@@ -49,7 +50,7 @@ static void test_table(void)
 	       "hwnoise table: upstream's header, row and trailing space");
 	free(s);
 
-	p.mode = MODE_OSNOISE;
+	run.tool = &osnoise_top_tool;
 	run.missed_events = 5;
 	run.processed_events = 15;
 	s = print_table(&run);
@@ -85,7 +86,7 @@ static void test_avail(void)
 	is_int(noise_cpu_avail(&c), 9990000, "25 days of runtime: 99.90000%%, no overflow");
 }
 
-static int parse(enum noise_mode mode, struct noise_params *p, ...)
+static int parse(const struct noise_tool *tool, struct noise_params *p, ...)
 {
 	char *argv[32] = { "rtla" };
 	int argc = 1, ret, saved, null;
@@ -99,7 +100,7 @@ static int parse(enum noise_mode mode, struct noise_params *p, ...)
 	saved = dup(STDERR_FILENO);
 	null = open("/dev/null", O_WRONLY);
 	dup2(null, STDERR_FILENO);	/* errors and help are printed: keep TAP clean */
-	ret = noise_parse_args(argc, argv, mode, p);
+	ret = noise_parse_args(argc, argv, tool, p);
 	fflush(stdout);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -111,50 +112,50 @@ static void test_cli(void)
 {
 	struct noise_params p;
 
-	is_int(parse(MODE_HWNOISE, &p, NULL), 0, "hwnoise without options");
+	is_int(parse(&hwnoise_tool, &p, NULL), 0, "hwnoise without options");
 	is_int(p.runtime_us, 750000, "hwnoise default runtime 750000");
 	is_int(p.period_us, 1000000, "hwnoise default period 1000000");
 	noise_params_free(&p);
-	is_int(parse(MODE_OSNOISE, &p, NULL), 0, "osnoise top without options");
+	is_int(parse(&osnoise_top_tool, &p, NULL), 0, "osnoise top without options");
 	is_int(p.runtime_us, 1000000, "osnoise default runtime 1000000");
 	noise_params_free(&p);
-	is_int(parse(MODE_OSNOISE, &p, "-p", "500000", NULL), 0, "-p alone sets the runtime too");
+	is_int(parse(&osnoise_top_tool, &p, "-p", "500000", NULL), 0, "-p alone sets the runtime too");
 	is_int(p.runtime_us, 500000, "runtime follows the period");
 	noise_params_free(&p);
 
-	is_int(parse(MODE_OSNOISE, &p, "-a", "20", NULL), 0, "-a");
+	is_int(parse(&osnoise_top_tool, &p, "-a", "20", NULL), 0, "-a");
 	is_int(p.stop_us, 20, "-a sets stop_us");
 	is_int(p.threshold_us, 1, "-a sets a 1 us threshold");
 	ok(p.threshold_actions.has_trace && !strcmp(p.threshold_actions.items[0].file, "osnoise_trace.txt"),
 	   "-a saves the trace to osnoise_trace.txt");
 	noise_params_free(&p);
 
-	is_int(parse(MODE_OSNOISE, &p, "-t", "-d", "20", NULL), 0, "-t followed by an option");
+	is_int(parse(&osnoise_top_tool, &p, "-t", "-d", "20", NULL), 0, "-t followed by an option");
 	is_str(p.threshold_actions.items[0].file, "osnoise_trace.txt", "-t -d 20 takes no file");
 	is_int(p.duration_s, 20, "... and -d 20 still applies");
 	noise_params_free(&p);
-	is_int(parse(MODE_OSNOISE, &p, "-t", "f1", NULL), 0, "-t FILE");
+	is_int(parse(&osnoise_top_tool, &p, "-t", "f1", NULL), 0, "-t FILE");
 	is_str(p.threshold_actions.items[0].file, "f1", "-t FILE names the file");
 	noise_params_free(&p);
-	is_int(parse(MODE_OSNOISE, &p, "-t=f2", NULL), 0, "-t=FILE");
+	is_int(parse(&osnoise_top_tool, &p, "-t=f2", NULL), 0, "-t=FILE");
 	is_str(p.threshold_actions.items[0].file, "f2", "-t=FILE names the file");
 	noise_params_free(&p);
-	is_int(parse(MODE_OSNOISE, &p, "--trace=f3", NULL), 0, "--trace=FILE");
+	is_int(parse(&osnoise_top_tool, &p, "--trace=f3", NULL), 0, "--trace=FILE");
 	is_str(p.threshold_actions.items[0].file, "f3", "--trace=FILE names the file");
 	noise_params_free(&p);
 
-	is_int(parse(MODE_OSNOISE, &p, "-C", NULL), 0, "-C alone");
+	is_int(parse(&osnoise_top_tool, &p, "-C", NULL), 0, "-C alone");
 	ok(p.cgroup && !p.cgroup_name, "-C alone: rtla's own cgroup");
 	noise_params_free(&p);
-	is_int(parse(MODE_OSNOISE, &p, "-C=grp", "-q", NULL), 0, "-C=name");
+	is_int(parse(&osnoise_top_tool, &p, "-C=grp", "-q", NULL), 0, "-C=name");
 	is_str(p.cgroup_name, "grp", "-C=name names the cgroup");
 	ok(p.quiet, "options after -C=name still parse");
 	noise_params_free(&p);
-	is_int(parse(MODE_OSNOISE, &p, "--cgroup", "grp2", NULL), 0, "--cgroup name");
+	is_int(parse(&osnoise_top_tool, &p, "--cgroup", "grp2", NULL), 0, "--cgroup name");
 	is_str(p.cgroup_name, "grp2", "--cgroup name names the cgroup");
 	noise_params_free(&p);
 
-	is_int(parse(MODE_OSNOISE, &p, "-e", "sched:sched_switch", "--filter", "prev_pid > 0",
+	is_int(parse(&osnoise_top_tool, &p, "-e", "sched:sched_switch", "--filter", "prev_pid > 0",
 		     "-e", "irq", "--trigger", "x", NULL), 0, "-e with --filter and --trigger");
 	is_str(p.events->system, "sched", "-e system");
 	is_str(p.events->event, "sched_switch", "-e event");
@@ -163,11 +164,11 @@ static void test_cli(void)
 	   "a second -e with a whole system and its trigger");
 	noise_params_free(&p);
 
-	is_int(parse(MODE_OSNOISE, &p, "-p", "10000001", NULL), CLI_ERROR, "period above 10 s");
-	is_int(parse(MODE_OSNOISE, &p, "-r", "99", NULL), CLI_ERROR, "runtime below 100 us");
-	is_int(parse(MODE_HWNOISE, &p, "-p", "500000", NULL), CLI_ERROR, "hwnoise default runtime above -p");
-	is_int(parse(MODE_OSNOISE, &p, "--filter", "x", NULL), CLI_ERROR, "--filter without -e");
-	is_int(parse(MODE_OSNOISE, &p, "-h", NULL), CLI_EXIT, "-h: help, not an error");
+	is_int(parse(&osnoise_top_tool, &p, "-p", "10000001", NULL), CLI_ERROR, "period above 10 s");
+	is_int(parse(&osnoise_top_tool, &p, "-r", "99", NULL), CLI_ERROR, "runtime below 100 us");
+	is_int(parse(&hwnoise_tool, &p, "-p", "500000", NULL), CLI_ERROR, "hwnoise default runtime above -p");
+	is_int(parse(&osnoise_top_tool, &p, "--filter", "x", NULL), CLI_ERROR, "--filter without -e");
+	is_int(parse(&osnoise_top_tool, &p, "-h", NULL), CLI_EXIT, "-h: help, not an error");
 }
 
 static void test_actions(void)

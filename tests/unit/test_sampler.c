@@ -28,10 +28,14 @@ static struct smp_event ev(uint64_t ts, int kind, int arg, int arg2, const char 
 	return e;
 }
 
-static void init_attr(struct smp_attr *a, enum noise_mode mode, long long stop_us,
+/* the two ways the sampler counts: every gap, or with IRQs "disabled" */
+#define OSNOISE	false
+#define HWNOISE	true
+
+static void init_attr(struct smp_attr *a, bool irq_disabled, long long stop_us,
 		      long long stop_total_us)
 {
-	struct smp_cfg cfg = { .mode = mode, .attribution = true, .stop_us = stop_us,
+	struct smp_cfg cfg = { .irq_disabled = irq_disabled, .attribution = true, .stop_us = stop_us,
 			       .stop_total_us = stop_total_us };
 	cpu_set_t cpus;
 
@@ -101,7 +105,7 @@ static void test_osnoise_period(void)
 	struct smp_attr a;
 	struct noise_period p;
 
-	init_attr(&a, MODE_OSNOISE, 0, 0);
+	init_attr(&a, OSNOISE, 0, 0);
 	feed(&a);
 	ok(smp_attr_period(&a, &a.cpu[1], &period, &p), "osnoise: the period counts");
 	is_int(p.cpu, 1, "osnoise: cpu");
@@ -122,7 +126,7 @@ static void test_osnoise_period(void)
 	is_int(a.cpu[1].ev[0].ts, 150000, "compact: and it is that IRQ");
 	smp_attr_free(&a);
 
-	init_attr(&a, MODE_OSNOISE, 0, 0);
+	init_attr(&a, OSNOISE, 0, 0);
 	a.cfg.rt_kernel = true;
 	feed(&a);
 	smp_attr_period(&a, &a.cpu[1], &period, &p);
@@ -137,7 +141,7 @@ static void test_hwnoise_period(void)
 	struct smp_attr a;
 	struct noise_period p;
 
-	init_attr(&a, MODE_HWNOISE, 0, 0);
+	init_attr(&a, HWNOISE, 0, 0);
 	feed(&a);
 	ok(smp_attr_period(&a, &a.cpu[1], &period, &p), "hwnoise: the period counts");
 	is_int(p.noise, 5, "hwnoise: only the unexplained gap is noise");
@@ -147,7 +151,7 @@ static void test_hwnoise_period(void)
 	smp_attr_free(&a);
 
 	/* an NMI inside the quiet gap: NMI noise, still noise in hwnoise */
-	init_attr(&a, MODE_HWNOISE, 0, 0);
+	init_attr(&a, HWNOISE, 0, 0);
 	nmi.dur = 3000;
 	smp_attr_push(&a, 1, &nmi);
 	smp_attr_gap(&a, &a.cpu[1], &(struct smp_gap){ 40000, 5000 });
@@ -159,12 +163,36 @@ static void test_hwnoise_period(void)
 	smp_attr_free(&a);
 }
 
+/* What a hist tool gets as samples: every gap, or with IRQs "disabled" the unexplained ones. */
+static void test_gap_samples(void)
+{
+	static const struct smp_gap gaps[] = { { 10000, 12000 }, { 40000, 5000 }, { 60000, 30000 } };
+	static const uint64_t os[] = { 12000, 5000, 30000 }, hw[] = { 0, 5000, 0 };
+	struct smp_attr a;
+
+	for (int mode = 0; mode < 2; mode++) {
+		init_attr(&a, mode ? HWNOISE : OSNOISE, 0, 0);
+		feed(&a);	/* queues the events, and classifies the gaps once */
+		a.cpu[1].cursor = 0;
+		for (int i = 0; i < 3; i++)
+			is_int(smp_attr_gap(&a, &a.cpu[1], &gaps[i]), mode ? hw[i] : os[i],
+			       "%s: gap %d is a sample of %llu ns", mode ? "hwnoise" : "osnoise", i,
+			       (unsigned long long)(mode ? hw[i] : os[i]));
+		smp_attr_free(&a);
+	}
+	init_attr(&a, OSNOISE, 25, 0);
+	feed(&a);
+	is_int(smp_attr_gap(&a, &a.cpu[1], &(struct smp_gap){ 95000, 2000 }), 0,
+	       "a gap after the stop is no sample");
+	smp_attr_free(&a);
+}
+
 static void test_stops(void)
 {
 	struct smp_attr a;
 	struct noise_period p;
 
-	init_attr(&a, MODE_OSNOISE, 25, 0);
+	init_attr(&a, OSNOISE, 25, 0);
 	feed(&a);
 	ok(a.stop.hit, "-s 25: the 30 us gap stops the run");
 	is_str(a.stop.reason, "single", "-s: reason");
@@ -174,22 +202,22 @@ static void test_stops(void)
 	   "-s: the period the stop fell in is dropped, as the kernel drops it");
 	smp_attr_free(&a);
 
-	init_attr(&a, MODE_OSNOISE, 30, 0);
+	init_attr(&a, OSNOISE, 30, 0);
 	feed(&a);
 	ok(!a.stop.hit, "-s 30: a 30 us gap is not longer than 30 us");
 	smp_attr_free(&a);
 
-	init_attr(&a, MODE_HWNOISE, 25, 0);
+	init_attr(&a, HWNOISE, 25, 0);
 	feed(&a);
 	ok(!a.stop.hit, "hwnoise -s 25: thread noise does not stop hwnoise");
 	smp_attr_free(&a);
 
-	init_attr(&a, MODE_HWNOISE, 4, 0);
+	init_attr(&a, HWNOISE, 4, 0);
 	feed(&a);
 	ok(a.stop.hit && a.stop.value_us == 5, "hwnoise -s 4: the 5 us HW gap stops it");
 	smp_attr_free(&a);
 
-	init_attr(&a, MODE_OSNOISE, 0, 46);
+	init_attr(&a, OSNOISE, 0, 46);
 	feed(&a);
 	ok(smp_attr_period(&a, &a.cpu[1], &period, &p), "-S 46: the period is reported");
 	ok(a.stop.hit, "-S 46: 47 us of noise stops the run");
@@ -206,7 +234,7 @@ static void test_losses(void)
 	struct smp_attr a;
 	struct noise_period p;
 
-	init_attr(&a, MODE_HWNOISE, 0, 0);
+	init_attr(&a, HWNOISE, 0, 0);
 	feed(&a);
 	r.lost = 2;
 	r.lost_sum = 8000;
@@ -217,7 +245,7 @@ static void test_losses(void)
 	is_int(p.max_sample, 6, "a lost gap can be the longest");
 	smp_attr_free(&a);
 
-	init_attr(&a, MODE_OSNOISE, 0, 0);
+	init_attr(&a, OSNOISE, 0, 0);
 	for (int i = 0; i < 3; i++)
 		smp_attr_push(&a, 0, &(struct smp_event){ .ts = 1 });
 	is_int(a.cpu[0].nev, 0, "events of CPUs not measured are ignored");
@@ -231,7 +259,7 @@ static void test_save(void)
 	size_t len = 0;
 	FILE *f;
 
-	init_attr(&a, MODE_OSNOISE, 0, 0);
+	init_attr(&a, OSNOISE, 0, 0);
 	feed(&a);
 	f = open_memstream(&buf, &len);
 	is_int(smp_attr_save(&a, f), 0, "save: writes");
@@ -261,6 +289,7 @@ int main(void)
 	test_clock();
 	test_osnoise_period();
 	test_hwnoise_period();
+	test_gap_samples();
 	test_stops();
 	test_losses();
 	test_save();

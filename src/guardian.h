@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * guardian - a second process that gives borrowed kernel state back when
+ * the process that borrowed it dies without doing so.
+ *
+ * A run that writes kernel settings starts its guardian before the first
+ * write, then tells it, in this order:
+ *
+ *   guardian_value()        each value it borrows: a file and the text that
+ *                           restores it (read before anything is written);
+ *   guardian_written()      just before the first write of that value;
+ *   guardian_dir()          just before it creates a directory (a tracefs
+ *                           instance), and guardian_dir_created() once it
+ *                           has: that leaves an ownership mark;
+ *   guardian_forget()       a directory it removed itself, or one that
+ *                           turned out not to be its own.
+ *
+ * A run that ends normally restores everything itself, then calls
+ * guardian_stand_down(): the guardian exits without touching anything and
+ * is reaped. A run that ends in any other way (a crash, SIGKILL, an exit
+ * that skipped its teardown) closes the channel without standing it down:
+ * the guardian waits until the process is gone, writes back every value
+ * that was written, in reverse order of the first writes, skips the others,
+ * removes the directories, prints one line per failure on stderr (path,
+ * value, errno), removes the record file (moves it aside when something
+ * failed) and exits, all within a second.
+ *
+ * The guardian knows nothing of what the values mean. Every function
+ * takes a NULL guardian and then does nothing.
+ */
+#ifndef RTLA_GUARDIAN_H
+#define RTLA_GUARDIAN_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define RTLA_RUN_DIR	"/run/rtla"
+/* ownership marks of the directories (tracefs instances) rtla creates */
+#define RTLA_OWNED_DIR	RTLA_RUN_DIR "/owned"
+
+struct guardian;
+
+struct guardian_opts {
+	/* removed once the guardian restored everything, moved aside when it
+	 * could not (guardian_record_set_aside()); NULL: none */
+	const char *record;
+	/* a descriptor the guardian holds until it exits (the record's flock),
+	 * or -1: a concurrent run stays refused while it restores */
+	int keep_fd;
+	/* where guardian_dir_created() writes its marks; NULL: no marks */
+	const char *mark_dir;
+};
+
+/* Fork the guardian; *gp is NULL on failure. 0 or -errno. */
+int guardian_start(struct guardian **gp, const struct guardian_opts *opts);
+pid_t guardian_pid(const struct guardian *g);
+
+/* Register a value; returns its id (>= 0) or -errno. */
+int guardian_value(struct guardian *g, const char *path, const char *orig);
+/* Before every write of value ID (only the first one is sent). 0 or -errno. */
+int guardian_written(struct guardian *g, int id);
+/* Before creating the directory PATH; returns its id or -errno. */
+int guardian_dir(struct guardian *g, const char *path);
+/* After creating it: the ownership mark (with the mark_dir of the options). */
+int guardian_dir_created(struct guardian *g, int id);
+/* Drop directory ID: removed by the run itself, or not its own after all. */
+int guardian_forget(struct guardian *g, int id);
+
+/*
+ * Keep the guardian off the CPUs the run keeps busy (a measuring thread
+ * with interrupts off would delay its wake-up by up to a period): nothing
+ * changes when BUSY is every CPU.
+ */
+void guardian_keep_off(struct guardian *g, const cpu_set_t *busy);
+
+/* Everything is restored: tell the guardian, reap it and free G. */
+int guardian_stand_down(struct guardian *g);
+
+/*
+ * Ownership marks. A directory is reclaimable ("stale") when MARK_DIR holds
+ * a mark for it, neither the process that created it nor its guardian is
+ * alive, and PATH is still the very directory marked (same inode).
+ */
+bool guardian_mark_is_stale(const char *mark_dir, const char *path);
+/* Called for each stale directory the sweep tried to remove (err: 0 or -errno). */
+typedef void (*guardian_sweep_fn)(const char *path, pid_t owner, int err, void *ctx);
+/* Remove every stale marked directory and drop the marks of the gone ones. */
+int guardian_sweep(const char *mark_dir, guardian_sweep_fn fn, void *ctx);
+
+/* Keep a record that could not be replayed as RECORD.bad-<time>; its name in BAD. */
+int guardian_record_set_aside(const char *record, char *bad, size_t len);
+
+#endif

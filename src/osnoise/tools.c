@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tools - the rows of the noise tools, and the two calls through which the
+ * backends hand over what they measured.
+ *
+ * Adding a tool (timerlat next) is a row here: its name and options, its
+ * defaults, a sink and its printers. The backends do not change.
+ */
+#include "commands.h"
+#include "osnoise/hist.h"
+#include "osnoise/osnoise.h"
+#include "osnoise/table.h"
+
+#define PERIOD_US	1000000LL	/* upstream's default period, written explicitly */
+#define HW_RUNTIME_US	750000LL	/* hwnoise: 75 % of it, so that the CPU makes progress */
+
+const struct noise_tool osnoise_top_tool = {
+	.name = "osnoise top",
+	.title = "Operating System Noise",
+	.cli = &osnoise_top_cli,
+	.os_columns = true,
+	.period_us = PERIOD_US,
+	.sink_new = noise_top_sink_new,
+	.add_period = noise_top_add_period,
+	.sink_free = noise_top_sink_free,
+	.print_live = noise_table_print,
+	.print_final = noise_top_print_final,
+	.json_part = noise_top_json,
+};
+
+const struct noise_tool hwnoise_tool = {
+	.name = "hwnoise",
+	.title = "Hardware-related Noise",
+	.cli = &hwnoise_cli,
+	.irq_disabled = true,
+	.runtime_us = HW_RUNTIME_US,
+	.period_us = PERIOD_US,
+	.sink_new = noise_top_sink_new,
+	.add_period = noise_top_add_period,
+	.sink_free = noise_top_sink_free,
+	.print_live = noise_table_print,
+	.print_final = noise_top_print_final,
+	.json_part = noise_top_json,
+};
+
+const struct noise_tool osnoise_hist_tool = {
+	.name = "osnoise hist",
+	.title = "RTLA osnoise histogram",
+	.cli = &osnoise_hist_cli,
+	.os_columns = true,
+	.period_us = PERIOD_US,
+	.sink_new = noise_hist_sink_new,
+	.add_period = noise_hist_add_period,
+	.add_sample = noise_hist_add_sample,
+	.add_samples = noise_hist_add_samples,
+	.sink_free = noise_hist_sink_free,
+	.print_final = noise_hist_print,
+	.json_part = noise_hist_json,
+};
+
+/* not upstream's: hist with hwnoise's defaults */
+const struct noise_tool hwnoise_hist_tool = {
+	.name = "hwnoise hist",
+	.title = "RTLA hwnoise histogram",
+	.cli = &hwnoise_hist_cli,
+	.irq_disabled = true,
+	.runtime_us = HW_RUNTIME_US,
+	.period_us = PERIOD_US,
+	.sink_new = noise_hist_sink_new,
+	.add_period = noise_hist_add_period,
+	.add_sample = noise_hist_add_sample,
+	.add_samples = noise_hist_add_samples,
+	.sink_free = noise_hist_sink_free,
+	.print_final = noise_hist_print,
+	.json_part = noise_hist_json,
+};
+
+void noise_run_add_period(struct noise_run *run, const struct noise_period *p)
+{
+	if (p->cpu >= 0 && p->cpu < run->params->nr_cpus && run->tool->add_period)
+		run->tool->add_period(run, p);
+}
+
+void noise_run_add_sample(struct noise_run *run, int cpu, uint64_t ns)
+{
+	if (cpu >= 0 && cpu < run->params->nr_cpus && run->tool->add_sample)
+		run->tool->add_sample(run, cpu, ns);
+}
+
+void noise_run_add_samples(struct noise_run *run, int cpu, uint64_t us, uint64_t count,
+			   uint64_t sum_ns)
+{
+	if (cpu >= 0 && cpu < run->params->nr_cpus && count && run->tool->add_samples)
+		run->tool->add_samples(run, cpu, us, count, sum_ns);
+}

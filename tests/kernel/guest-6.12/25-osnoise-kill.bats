@@ -1,0 +1,248 @@
+# Kernel state is borrowed, never kept, whatever ends the run: osnoise top and
+# hwnoise ended by every signal whose default ends a process, at a random
+# point from set-up to teardown, leave every setting as they found it within
+# 1 s of their end. The catchable signals end the run through its teardown;
+# the crash signals and SIGKILL leave the restore to the run's guardian
+# process. Also: a record that cannot be replayed, two runs started at once,
+# a user's instance that only looks like ours.
+#
+# Budget: about 2 min of guest time (28 killed runs of 0-3 s each).
+
+load /vm/lib/noise
+
+setup() {
+	default_settings
+	unusual_settings
+	before=$(snapshot_all)
+	cd "$BATS_TEST_TMPDIR"
+	ulimit -c 0
+	# a FIFO nobody writes: "read -t" on it naps without a fork
+	mkfifo nap.fifo
+	exec 9<>nap.fifo
+}
+
+teardown() {
+	exec 9>&-
+	for p in $(left); do
+		kill -KILL "$p" 2>/dev/null || true
+	done
+	rm -f /run/rtla/osnoise.state.bad-*
+	[ -z "${OWN:-}" ] || rmdir "$T/instances/$OWN" 2>/dev/null || true
+	default_settings
+}
+
+# every file of osnoise/ (not just the ones rtla writes), then the helper's
+# snapshot: tracing_thresh, current_tracer, tracing_on, instances, kthreads
+snapshot_all() {
+	local f
+	for f in "$T"/osnoise/*; do
+		[ -f "$f" ] && echo "${f#"$T"/}=$(cat "$f")"
+	done
+	snapshot
+}
+
+# the state now equals $before, or what changed is shown
+all_unchanged() {
+	local now
+	now=$(snapshot_all)
+	[ "$now" = "$before" ] && return 0
+	echo "kernel state changed:"
+	diff <(echo "$before") <(echo "$now") || true
+	return 1
+}
+
+# the time in ms, in NOW (no subshell: this guest is slow to fork)
+now_ms() {
+	NOW=${EPOCHREALTIME/./}
+	NOW=$((NOW / 1000))
+}
+
+# rtla processes still alive (a zombie waiting for its reaper is not)
+left() {
+	ps -o pid,stat,comm | awk '$3 ~ /^rtla(-guardian)?$/ && $2 !~ /^Z/ { print $1 }'
+}
+
+# is process $1 alive (not a zombie)? without a fork
+alive() {
+	local s
+	[ -n "$1" ] && read -r s 2>/dev/null <"/proc/$1/stat" || return 1
+	s=${s##*) }
+	[ "${s%% *}" != Z ]
+}
+
+# Wait up to 1 s for the state to equal $before; MS: how long it took. Only
+# builtin tests until the instances, the record and the guardian GUARD are
+# gone (the guardian removes the record last): on this single-threaded TCG
+# guest a fork of the poll is taken from the guardian's time, and the full
+# snapshot costs ~0.2 s. Then no rtla process may be left.
+settled_within_1s() {
+	local t0 inst
+	now_ms
+	t0=$NOW
+	while :; do
+		now_ms
+		MS=$((NOW - t0))
+		inst=("$T"/instances/rtla_osnoise_*)
+		if [ ! -e "${inst[0]}" ] && [ ! -s /run/rtla/osnoise.state ] && ! alive "$GUARD" &&
+			[ "$(snapshot_all)" = "$before" ]; then
+			[ -z "$(left)" ] && return 0
+			echo "rtla processes left: $(left)"
+			return 1
+		fi
+		if [ "$MS" -ge 1000 ]; then
+			echo "not restored 1 s after the end:"
+			all_unchanged || true
+			echo "rtla processes left: $(left)"
+			cat err.txt
+			return 1
+		fi
+		read -rt 0.02 -u 9 || true
+	done
+}
+
+# Before a kill: the guardian of run $pid, if it started, in GUARD (this
+# guest has no pgrep); SETUP is true once the run wrote its record (its
+# signal handlers came first)
+look_at_run() {
+	GUARD=$(ps -o pid,ppid,comm |
+		awk -v p="$pid" '$2 == p && $3 == "rtla-guardian" { print $1 }')
+	SETUP=false
+	[ ! -s /run/rtla/osnoise.state ] || SETUP=true
+}
+
+# sleep a random 0 to $1 ms
+nap_random() {
+	local ms=$((RANDOM % $1))
+	sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+}
+
+# kill_one SIGNAL TOOL...: TOOL -d 30s, SIGNAL after a random 0-3 s, then the check
+kill_one() {
+	local sig=$1 at end
+	shift
+	"$RTLA" "$@" -c 1 -d 30s -q >out.txt 2>err.txt &
+	pid=$!
+	nap_random 3000
+	look_at_run
+	now_ms
+	at=$NOW
+	kill -"$sig" "$pid"
+	status=0
+	wait "$pid" || status=$?
+	now_ms
+	end=$NOW
+	settled_within_1s || { echo "$* ended by SIG$sig"; return 1; }
+	echo "# SIG$sig $1: ended $((end - at)) ms after the signal (status $status)," \
+		"restored $MS ms after the end" >&3
+}
+
+# the two tools in turn
+tool() {
+	if [ $(($1 % 2)) -eq 0 ]; then echo "osnoise top"; else echo hwnoise; fi
+}
+
+@test "every catchable signal that would end rtla ends the run through its teardown" {
+	local i=0
+	for sig in INT TERM HUP QUIT USR1 USR2 ALRM VTALRM PROF XCPU XFSZ PWR STKFLT IO RTMIN \
+		RTMAX; do
+		# shellcheck disable=SC2046
+		kill_one "$sig" $(tool $((i++)))
+		# an exit status, not death by the signal: the teardown ran (a
+		# signal before the handlers were installed kills, harmlessly)
+		! $SETUP || [ "$status" -le 1 ] ||
+			{ echo "SIG$sig: exit status $status"; cat err.txt; false; }
+	done
+}
+
+@test "a crash signal: the guardian restores within 1 s" {
+	local i=0
+	for sig in SEGV BUS ILL FPE ABRT TRAP SYS; do
+		# shellcheck disable=SC2046
+		kill_one "$sig" $(tool $((i++)))
+		[ "$status" -gt 128 ] || { echo "SIG$sig: exit status $status"; false; }
+	done
+}
+
+@test "SIGKILL at random points: the guardian restores within 1 s" {
+	local worst=0 i
+	for i in 0 1 2; do
+		# shellcheck disable=SC2046
+		kill_one KILL $(tool "$i")
+		[ "$status" -eq 137 ]
+		[ "$MS" -le "$worst" ] || worst=$MS
+	done
+	echo "# SIGKILL: restored within $worst ms of the end at worst" >&3
+}
+
+@test "SIGKILL in the middle of the teardown: the guardian finishes it" {
+	for tool in "osnoise top" hwnoise; do
+		# shellcheck disable=SC2086
+		"$RTLA" $tool -c 1 -d 30s -q >out.txt 2>err.txt &
+		pid=$!
+		nap_random 3000
+		look_at_run
+		kill -INT "$pid"
+		nap_random 300
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" || true
+		settled_within_1s
+	done
+}
+
+@test "two runs started at once: one runs, the other is refused with the first's real pid" {
+	"$RTLA" osnoise top -c 1 -d 1s -q >a.txt 2>&1 &
+	a=$!
+	"$RTLA" hwnoise -c 0 -d 1s -q >b.txt 2>&1 &
+	b=$!
+	GUARD=
+	sa=0 sb=0
+	wait "$a" || sa=$?
+	wait "$b" || sb=$?
+	cat a.txt b.txt
+	if [ "$sa" -eq 0 ]; then
+		[ "$sb" -eq 1 ]
+		grep -q "(pid $a)" b.txt
+	else
+		[ "$sa" -eq 1 ] && [ "$sb" -eq 0 ]
+		grep -q "(pid $b)" a.txt
+	fi
+	! grep -q "pid 0" a.txt b.txt
+	settled_within_1s
+}
+
+@test "a record that cannot be replayed is reported value by value, set aside, and blocks no later run" {
+	mkdir -p /run/rtla
+	# a hand-made record, and one of a run that saw another kernel
+	printf 'osnoise/cpus 999\n' >/run/rtla/osnoise.state
+	run "$RTLA" osnoise top -c 1 -d 1s -q
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ $output == *"cannot replay line 1 of the record: 'osnoise/cpus 999'"* ]]
+	[[ $output == *"kept as /run/rtla/osnoise.state.bad-"*"(rm /run/rtla/osnoise.state.bad-"* ]]
+	printf 'pid 99999\nknob osnoise/cpus 999\nknob tracing_thresh 7\n' >/run/rtla/osnoise.state
+	run "$RTLA" osnoise top -c 1 -d 1s -q
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ $output == *"left by a killed rtla run (pid 99999)"* ]]
+	[[ $output =~ "cannot restore osnoise/cpus to '999': ".*" (E"[A-Z]+")" ]]
+	[ ! -e /run/rtla/osnoise.state ] || [ ! -s /run/rtla/osnoise.state ]
+	[ "$(ls /run/rtla/osnoise.state.bad-* | wc -l)" -eq 2 ]
+	grep -qx 'knob osnoise/cpus 999' /run/rtla/osnoise.state.bad-*
+	# the next run is not blocked
+	run "$RTLA" osnoise top -c 1 -d 1s -q
+	echo "$output"
+	[ "$status" -eq 0 ]
+	all_unchanged
+}
+
+@test "a user's instance named like rtla's, of a pid that does not exist, is left alone" {
+	OWN=rtla_osnoise_top_99999
+	mkdir "$T/instances/$OWN"
+	before=$(snapshot_all)
+	run "$RTLA" osnoise top -c 1 -d 1s -q
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -d "$T/instances/$OWN" ]
+	[[ $output != *"$OWN"* ]]
+	all_unchanged
+}
