@@ -431,6 +431,8 @@ static int check_params(const struct noise_tool *tool, struct noise_params *p,
 	}
 	if (p->threshold_actions.has_continue && !p->stop_us && !p->stop_total_us)
 		warn_msg("--on-threshold continue has no effect without -s or -S");
+	if (p->end_actions.has_continue)
+		warn_msg("--on-end continue has no effect: the measurement has ended");
 	return 0;
 }
 

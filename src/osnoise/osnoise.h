@@ -207,6 +207,7 @@ struct noise_run {
 
 	time_t start_time;		/* wall clock, for the duration line */
 	bool stop_hit;			/* a stop condition was hit */
+	bool interrupted;		/* ended by a signal before -d */
 	int stop_cpu;			/* -1 when unknown */
 	long long stop_value_us;	/* -1 when unknown */
 	const char *stop_reason;	/* "single" (-s) or "total" (-S) */

@@ -194,7 +194,12 @@ void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 	json_init(&j, f);
 	json_record_begin(&j, NOISE_SCHEMA_VERSION);
 	json_double(&j, "duration_s", elapsed_s, 3);
-	json_str(&j, "verdict", run->stop_hit ? "stopped" : "passed");
+	json_str(&j, "verdict", run->stop_hit ? "stopped" :
+				run->interrupted ? "interrupted" : "passed");
+	if (p->duration_s)
+		json_i64(&j, "requested_duration_s", p->duration_s);
+	else
+		json_null(&j, "requested_duration_s");
 	json_str(&j, "backend", run->backend->name);
 	json_options(&j, p);
 	run->tool->json_part(&j, run);

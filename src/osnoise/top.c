@@ -6,9 +6,10 @@
  * The loop wakes every second (less often when nothing is shown or
  * watched), lets the backend hand what it measured to the tool's sink and,
  * for a tool with a live view (top), prints its table. Whatever ends the
- * run (the duration, a stop condition, SIGINT, SIGTERM, SIGHUP, 'q' in the
- * live view or an error) goes through the same teardown, which gives back
- * every setting the backend borrowed.
+ * run (the duration, a stop condition, any catchable terminating signal,
+ * 'q' in the live view, a reader that closed stdout, or an error) goes
+ * through the same teardown, which gives back every setting the backend
+ * borrowed; a crash or SIGKILL leaves that to the guardian (guardian.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -206,14 +207,43 @@ static void print_final(struct noise_run *run)
 	run->tool->print_final(stdout, run, time(NULL));
 }
 
+/*
+ * -J: the record alone on stdout, even when a "trace" action or a shell
+ * command prints: the record keeps the real stdout, everything else of the
+ * run goes to stderr.
+ */
+static FILE *take_stdout_for_record(void)
+{
+	FILE *f;
+	int fd;
+
+	fflush(stdout);
+	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	dup2(STDERR_FILENO, STDOUT_FILENO);
+	return f;
+}
+
 /* The record on stdout (-J) and in the --json-file; false if it could not be written. */
-static bool write_records(struct noise_run *run, FILE *json, double elapsed_s)
+static bool write_records(struct noise_run *run, FILE *record, FILE *json, double elapsed_s)
 {
 	const struct noise_params *p = run->params;
 	int ret = 0;
 
-	if (p->json_stdout)
-		noise_json_write(run, stdout, elapsed_s);
+	if (record) {
+		noise_json_write(run, record, elapsed_s);
+		ret = json_close_file(record);
+		/* a reader that closed the pipe is normal use; anything else is not */
+		if (ret && ret != -EPIPE) {
+			err_msg("write error: %s", strerror(-ret));
+			return false;
+		}
+		ret = 0;
+	}
 	if (json) {
 		noise_json_write(run, json, elapsed_s);
 		ret = json_close_file(json);
@@ -250,8 +280,9 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	struct noise_run run = { .tool = tool, .params = p, .stop_cpu = -1, .stop_value_us = -1,
 				 .want_samples = tool->add_sample != NULL };
 	struct tui *tui = NULL;
-	FILE *json = NULL;
+	FILE *json = NULL, *record = NULL;
 	struct timespec t0;
+	double elapsed;
 	int ret, status = EXIT_ERROR;
 
 	run.backend = choose_backend(p);
@@ -262,8 +293,14 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 		err_msg("--json-file: %s: %s", p->json_file, strerror(errno));
 		return EXIT_ERROR;
 	}
-	if (p->json_stdout)
+	if (p->json_stdout) {
 		p->quiet = true;	/* -J: the record alone on stdout */
+		record = take_stdout_for_record();
+		if (!record) {
+			err_msg("-J: %s", strerror(errno));
+			goto out_json;
+		}
+	}
 	if (tool->sink_new(&run)) {
 		err_msg("out of memory");
 		goto out_json;
@@ -288,11 +325,15 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	print_final(&run);
 	actions_run(&p->end_actions, &run);
 	if (run.stop_hit)
-		fprintf(p->json_stdout ? stderr : stdout, "osnoise hit stop tracing\n");
+		printf("osnoise hit stop tracing\n");
 	status = run.stop_hit ? EXIT_STOPPED : EXIT_PASSED;
-	if (!write_records(&run, json, seconds_since(&t0)))
+	elapsed = seconds_since(&t0);
+	/* a signal (or a reader gone) before -d: a gate must not read it as a pass */
+	run.interrupted = !run.stop_hit && run.stop_requested && p->duration_s &&
+			  elapsed < p->duration_s;
+	if (!write_records(&run, record, json, elapsed))
 		status = EXIT_ERROR;
-	json = NULL;
+	json = record = NULL;
 
 out_teardown:
 	/* from here on a signal is ignored: restoring the kernel state comes first */
@@ -302,5 +343,7 @@ out_teardown:
 out_json:
 	if (json && json != stdout)
 		fclose(json);
+	if (record)
+		fclose(record);
 	return status;
 }

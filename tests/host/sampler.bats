@@ -296,3 +296,28 @@ check_rows() {
 	[ -z "$(ls "$TRACING/instances" | grep rtla_sampler_)" ] ||
 		[ -n "$(pgrep -x rtla)" ]
 }
+
+@test "sampler: a run ended by a signal before -d is 'interrupted' in the record, exit 0" {
+	start_bg hwnoise --backend sampler -c 0 -d 30s -J
+	sleep 2
+	kill -INT "$BG"
+	wait "$BG" || status=$?
+	[ "${status:-0}" -eq 0 ]
+	python3 - "$T/out" <<-'PY'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		assert d["verdict"] == "interrupted", d["verdict"]
+		assert d["requested_duration_s"] == 30 and d["duration_s"] < 30, d
+	PY
+}
+
+@test "sampler: a run that reaches -d is 'passed'; -J keeps stdout for the record alone" {
+	run --separate-stderr "$RTLA" hwnoise --backend sampler -c 0 -d 1s -J \
+		--on-end shell,command='echo from-the-action'
+	[ "$status" -eq 0 ]
+	[[ $stderr == *from-the-action* ]]
+	printf '%s' "$output" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["verdict"] == "passed" and d["requested_duration_s"] == 1, d'
+}
