@@ -163,11 +163,24 @@ static int run_shell(const char *command)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ECHILD;
 }
 
-int actions_run(const struct action_list *list, struct noise_run *run)
+const char *action_name(const struct action *a)
 {
-	for (int i = 0; i < list->len; i++) {
+	static const char *const names[] = {
+		[ACTION_TRACE] = "trace", [ACTION_SIGNAL] = "signal",
+		[ACTION_SHELL] = "shell", [ACTION_CONTINUE] = "continue",
+	};
+
+	return names[a->type];
+}
+
+int actions_run(const struct action_list *list, struct noise_run *run, const char *when,
+		struct action_outcome *out)
+{
+	struct action_outcome o = { .failed = -1 };
+	int ret = 0;
+
+	for (int i = 0; i < list->len && !ret; i++) {
 		const struct action *a = &list->items[i];
-		int ret = 0;
 
 		switch (a->type) {
 		case ACTION_TRACE:
@@ -181,12 +194,20 @@ int actions_run(const struct action_list *list, struct noise_run *run)
 			ret = run_shell(a->command);
 			break;
 		case ACTION_CONTINUE:
+			o.continued = true;
 			break;
 		}
-		if (ret) {
-			debug_msg("action %d failed (%s): skipping the rest", i, strerror(-ret));
-			return ret;
+		if (!ret) {
+			o.done++;
+			continue;
 		}
+		o.failed = i;
+		o.err = ret;
+		err_msg("%s: action %d (%s) failed: %s%s", when, i + 1, action_name(a),
+			ret == -ECHILD ? "the command did not exit with 0" : strerror(-ret),
+			i + 1 < list->len ? "; the rest of the chain is skipped" : "");
 	}
-	return 0;
+	if (out)
+		*out = o;
+	return ret;
 }

@@ -16,9 +16,13 @@ int actions_add_trace(struct action_list *list, const char *file);
 void actions_free(struct action_list *list);
 
 /*
- * Run the actions in order; the first failing one stops the chain, as
- * upstream does. Returns 0 or -errno.
+ * Run the actions in order; the first failing one ends the chain, as
+ * upstream does (so a "continue" after it is not reached), and is reported
+ * on stderr. WHEN names the chain in that line ("--on-threshold").
+ * Returns 0 or -errno; OUT may be NULL.
  */
-int actions_run(const struct action_list *list, struct noise_run *run);
+int actions_run(const struct action_list *list, struct noise_run *run, const char *when,
+		struct action_outcome *out);
+const char *action_name(const struct action *a);
 
 #endif

@@ -121,6 +121,23 @@ struct noise_period {
 };
 
 struct noise_run;
+
+/* How one chain of actions went (actions.c). */
+struct action_outcome {
+	int done;		/* actions that ran and succeeded */
+	int failed;		/* index of the one that failed, -1: none */
+	int err;		/* its -errno */
+	bool continued;		/* a "continue" was reached */
+};
+
+/* One stop condition hit, kept for the record even when "continue" resumed. */
+struct noise_hit {
+	double at_s;			/* since the measurement started */
+	int cpu;			/* -1 when unknown */
+	long long value_us;		/* -1 when unknown */
+	const char *condition;		/* "single" (-s) or "total" (-S) */
+	struct action_outcome actions;	/* the --on-threshold chain */
+};
 struct noise_hist;
 struct json;
 
@@ -208,6 +225,10 @@ struct noise_run {
 	time_t start_time;		/* wall clock, for the duration line */
 	bool stop_hit;			/* a stop condition was hit */
 	bool interrupted;		/* ended by a signal before -d */
+	struct noise_hit *hits;		/* every stop condition hit, in order */
+	int nr_hits;
+	bool end_actions_ran;
+	struct action_outcome end_actions;	/* the --on-end chain */
 	int stop_cpu;			/* -1 when unknown */
 	long long stop_value_us;	/* -1 when unknown */
 	const char *stop_reason;	/* "single" (-s) or "total" (-S) */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "actions.h"
 #include "json.h"
 #include "msg.h"
 #include "osnoise.h"
@@ -186,6 +187,43 @@ void noise_top_json(struct json *j, const struct noise_run *run)
 	json_array_end(j);
 }
 
+/* How a chain of actions went: how many succeeded, which one failed and why. */
+static void json_outcome(struct json *j, const char *key, const struct action_outcome *o,
+			 const struct action_list *list)
+{
+	json_object_begin(j, key);
+	json_i64(j, "done_count", o->done);
+	if (o->failed >= 0) {
+		json_object_begin(j, "failed");
+		json_i64(j, "index", o->failed + 1);
+		json_str(j, "action", action_name(&list->items[o->failed]));
+		json_str(j, "error", o->err == -ECHILD ? "the command did not exit with 0"
+						      : strerror(-o->err));
+		json_object_end(j);
+	} else {
+		json_null(j, "failed");
+	}
+	json_bool(j, "continued", o->continued);
+	json_object_end(j);
+}
+
+static void json_hit(struct json *j, const struct noise_hit *h, const struct action_list *list)
+{
+	json_object_begin(j, NULL);
+	json_double(j, "at_s", h->at_s, 3);
+	json_str(j, "condition", h->condition);
+	if (h->cpu >= 0)
+		json_i64(j, "cpu", h->cpu);
+	else
+		json_null(j, "cpu");
+	if (h->value_us >= 0)
+		json_i64(j, "value_us", h->value_us);
+	else
+		json_null(j, "value_us");
+	json_outcome(j, "actions", &h->actions, list);
+	json_object_end(j);
+}
+
 void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 {
 	const struct noise_params *p = run->params;
@@ -223,5 +261,13 @@ void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 	} else {
 		json_null(&j, "stop");
 	}
+	json_array_begin(&j, "hits");
+	for (int i = 0; i < run->nr_hits; i++)
+		json_hit(&j, &run->hits[i], &p->threshold_actions);
+	json_array_end(&j);
+	if (run->end_actions_ran && p->end_actions.len)
+		json_outcome(&j, "end_actions", &run->end_actions, &p->end_actions);
+	else
+		json_null(&j, "end_actions");
 	json_object_end(&j);
 }

@@ -253,19 +253,43 @@ static bool write_records(struct noise_run *run, FILE *record, FILE *json, doubl
 	return !ret;
 }
 
+/* Keep a stop condition hit for the record; NULL when out of memory. */
+static struct noise_hit *record_hit(struct noise_run *run, const struct timespec *t0)
+{
+	struct noise_hit *hits = realloc(run->hits, (run->nr_hits + 1) * sizeof(*hits)), *h;
+
+	if (!hits)
+		return NULL;
+	run->hits = hits;
+	h = &hits[run->nr_hits++];
+	*h = (struct noise_hit){
+		.at_s = seconds_since(t0),
+		.cpu = run->stop_cpu,
+		.value_us = run->stop_value_us,
+		.condition = run->stop_reason,
+		.actions = { .failed = -1 },
+	};
+	return h;
+}
+
 /* The measurement loop; returns with the backend halted. */
 static void main_loop(struct noise_run *run, struct tui *tui, const struct timespec *t0)
 {
 	const struct noise_backend *b = run->backend;
 
 	while (wait_tick(run, tui, t0)) {
+		struct noise_hit *hit;
+
 		b->collect(run);
 		if (!run->params->quiet && run->tool->print_live)
 			print_refresh(run, tui);
 		if (!b->stopped(run))
 			continue;
-		actions_run(&run->params->threshold_actions, run);
-		if (!run->params->threshold_actions.has_continue)
+		hit = record_hit(run, t0);
+		/* a failing action ends the chain before its "continue", as upstream */
+		actions_run(&run->params->threshold_actions, run, "--on-threshold",
+			    hit ? &hit->actions : NULL);
+		if (!hit || !hit->actions.continued)
 			break;
 		debug_msg("stop condition hit: continuing as asked");
 		b->rearm(run);
@@ -323,7 +347,8 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	tui_stop(tui);
 
 	print_final(&run);
-	actions_run(&p->end_actions, &run);
+	actions_run(&p->end_actions, &run, "--on-end", &run.end_actions);
+	run.end_actions_ran = true;
 	if (run.stop_hit)
 		printf("osnoise hit stop tracing\n");
 	status = run.stop_hit ? EXIT_STOPPED : EXIT_PASSED;
@@ -340,6 +365,7 @@ out_teardown:
 	signal_run = NULL;
 	run.backend->teardown(&run);
 	tool->sink_free(&run);
+	free(run.hits);
 out_json:
 	if (json && json != stdout)
 		fclose(json);

@@ -321,3 +321,30 @@ import json, sys
 d = json.load(sys.stdin)
 assert d["verdict"] == "passed" and d["requested_duration_s"] == 1, d'
 }
+
+@test "sampler: every threshold hit is in the record, also when continue resumed the run" {
+	run --separate-stderr "$RTLA" hwnoise --backend sampler -c 0 -d 3s -S 1 -J \
+		--on-threshold shell,command=true --on-threshold continue
+	[ "$status" -eq 0 ]
+	printf '%s' "$output" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["verdict"] == "passed", d["verdict"]
+assert len(d["hits"]) >= 1, d["hits"]
+for h in d["hits"]:
+    assert h["condition"] == "total" and h["cpu"] == 0 and h["value_us"] > 1, h
+    assert h["actions"] == {"done_count": 2, "failed": None, "continued": True}, h'
+}
+
+@test "sampler: an action failing before continue ends the chain and the run: exit 2" {
+	run --separate-stderr "$RTLA" hwnoise --backend sampler -c 0 -d 10s -S 1 -J \
+		--on-threshold shell,command='exit 1' --on-threshold continue
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"rtla hwnoise: --on-threshold: action 1 (shell) failed: the command did not exit with 0; the rest of the chain is skipped"* ]]
+	printf '%s' "$output" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["verdict"] == "stopped" and len(d["hits"]) == 1, d
+a = d["hits"][0]["actions"]
+assert a["failed"]["index"] == 1 and a["failed"]["action"] == "shell" and not a["continued"], a'
+}

@@ -333,7 +333,8 @@ static void test_xattr(void)
 static int parse(struct capdump_opts *o, ...)
 {
 	static char *argv[16];	/* capdump_opts.args points into it */
-	int argc = 0, ret, saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+	int argc = 0, ret, saved = dup(STDERR_FILENO), saved_out = dup(STDOUT_FILENO);
+	int null = open("/dev/null", O_WRONLY);
 	va_list ap;
 
 	argv[argc++] = "capdump";
@@ -343,11 +344,17 @@ static int parse(struct capdump_opts *o, ...)
 	va_end(ap);
 	argv[argc] = NULL;
 	fflush(stderr);
-	dup2(null, STDERR_FILENO);	/* errors and help are printed: keep TAP clean */
+	fflush(stdout);
+	/* errors (stderr) and help (stdout) are printed: keep TAP clean */
+	dup2(null, STDERR_FILENO);
+	dup2(null, STDOUT_FILENO);
 	ret = capdump_parse_args(argc, argv, o);
 	fflush(stdout);
+	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
+	dup2(saved_out, STDOUT_FILENO);
 	close(saved);
+	close(saved_out);
 	close(null);
 	return ret;
 }

@@ -89,7 +89,7 @@ static void test_avail(void)
 static int parse(const struct noise_tool *tool, struct noise_params *p, ...)
 {
 	char *argv[32] = { "rtla" };
-	int argc = 1, ret, saved, null;
+	int argc = 1, ret, saved, saved_out, null;
 	va_list ap;
 
 	va_start(ap, p);
@@ -97,13 +97,20 @@ static int parse(const struct noise_tool *tool, struct noise_params *p, ...)
 		argc++;
 	va_end(ap);
 	fflush(stderr);
+	fflush(stdout);
 	saved = dup(STDERR_FILENO);
+	saved_out = dup(STDOUT_FILENO);
 	null = open("/dev/null", O_WRONLY);
-	dup2(null, STDERR_FILENO);	/* errors and help are printed: keep TAP clean */
+	/* errors (stderr) and help (stdout) are printed: keep TAP clean */
+	dup2(null, STDERR_FILENO);
+	dup2(null, STDOUT_FILENO);
 	ret = noise_parse_args(argc, argv, tool, p);
 	fflush(stdout);
+	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
+	dup2(saved_out, STDOUT_FILENO);
 	close(saved);
+	close(saved_out);
 	close(null);
 	return ret;
 }
@@ -202,11 +209,62 @@ static void test_actions(void)
 	actions_free(&l);
 }
 
+static int fake_save_ret;
+
+static int fake_save_trace(struct noise_run *run, const char *path)
+{
+	return fake_save_ret;
+}
+
+/* The chain of actions as upstream runs it: the first failure ends it. */
+static void test_action_chain(void)
+{
+	static const struct noise_backend fake = { .name = "fake", .save_trace = fake_save_trace };
+	struct noise_run run = { .backend = &fake };
+	struct action_list l = { 0 };
+	struct action_outcome o;
+	char err[PARSE_ERR_MAX];
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+
+	fflush(stderr);
+	dup2(null, STDERR_FILENO);	/* the failures are reported: keep TAP clean */
+
+	actions_parse(&l, "continue", err);
+	is_int(actions_run(&l, &run, "t", &o), 0, "continue alone succeeds");
+	ok(o.continued && o.done == 1 && o.failed == -1, "continue alone: continued");
+	actions_free(&l);
+
+	actions_parse(&l, "shell,command=exit 1", err);
+	actions_parse(&l, "continue", err);
+	ok(actions_run(&l, &run, "t", &o) < 0, "a failing shell fails the chain");
+	ok(!o.continued && o.failed == 0 && o.done == 0, "fail before continue: no continue");
+	actions_free(&l);
+
+	actions_parse(&l, "trace,file=x", err);
+	actions_parse(&l, "signal,num=28,pid=parent", err);
+	actions_parse(&l, "shell,command=true", err);
+	actions_parse(&l, "continue", err);
+	fake_save_ret = 0;
+	is_int(l.len, 4, "four actions parsed");
+	is_int(actions_run(&l, &run, "t", &o), 0, "trace + signal + shell + continue");
+	ok(o.done == 4 && o.continued && o.failed == -1, "all four ran, continued");
+	fake_save_ret = -EIO;
+	ok(actions_run(&l, &run, "t", &o) == -EIO && o.failed == 0 && o.done == 0 &&
+	   !o.continued, "a failing trace save skips the rest");
+	actions_free(&l);
+
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(null);
+}
+
 int main(void)
 {
 	test_table();
 	test_avail();
 	test_cli();
 	test_actions();
+	test_action_chain();
 	return tap_done();
 }
