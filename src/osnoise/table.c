@@ -170,6 +170,22 @@ void noise_top_json(struct json *j, const struct noise_run *run)
 		json_object_begin(j, NULL);
 		json_i64(j, "cpu", cpu);
 		json_u64(j, "periods", c->periods);
+		/* no figure without a period: a gate must not read 0 % available */
+		if (!c->periods) {
+			static const char *const keys[] = {
+				"runtime_us", "noise_us", "cpu_available_pct", "max_noise_us",
+				"max_single_us", "hw_count", "nmi_count", "irq_count",
+				"softirq_count", "thread_count",
+			};
+
+			json_str(j, "reason", "no period completed on this CPU");
+			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+				if (k < 7 || run->tool->os_columns)
+					json_null(j, keys[k]);
+			json_object_end(j);
+			continue;
+		}
+		json_null(j, "reason");
 		json_u64(j, "runtime_us", c->sum_runtime);
 		json_u64(j, "noise_us", c->sum_noise);
 		json_double(j, "cpu_available_pct", noise_cpu_avail(c) / 100000.0, 5);

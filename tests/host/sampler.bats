@@ -348,3 +348,13 @@ assert d["verdict"] == "stopped" and len(d["hits"]) == 1, d
 a = d["hits"][0]["actions"]
 assert a["failed"]["index"] == 1 and a["failed"]["action"] == "shell" and not a["continued"], a'
 }
+
+@test "sampler: a CPU without a completed period has null figures and a reason, never 0" {
+	run --separate-stderr "$RTLA" hwnoise --backend sampler -c 0 -d 1s -p 2000000 -r 1500000 -J
+	[ "$status" -eq 0 ]
+	printf '%s' "$output" | python3 -c '
+import json, sys
+c = json.load(sys.stdin)["cpus"][0]
+assert c["periods"] == 0 and c["reason"], c
+assert c["cpu_available_pct"] is None and c["noise_us"] is None, c'
+}
