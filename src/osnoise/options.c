@@ -37,7 +37,7 @@ static void hwnoise_hist_usage(FILE *f);
 
 enum {
 	OPT_TRIGGER = CLI_LONG, OPT_FILTER, OPT_WARMUP, OPT_BUFFER, OPT_ON_THRESHOLD, OPT_ON_END,
-	OPT_BACKEND, OPT_JSON_FILE, OPT_NO_HEADER, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS,
+	OPT_BACKEND, OPT_UNATTRIBUTED, OPT_JSON_FILE, OPT_NO_HEADER, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS,
 };
 
 /* Upstream's rows from -a to --trigger (7.1 help lines, in its order). */
@@ -92,6 +92,9 @@ enum {
 		  "measure with the kernel osnoise tracer or the user-space\n" \
 		  "\t\tsampler (kernels without the tracer); auto takes the tracer when the kernel has it", \
 		  .complete = CLI_COMP_WORDS, .words = "auto tracer sampler"), \
+	CLI_FLAG(OPT_UNATTRIBUTED, "unattributed", \
+		 "let the sampler measure without trace events (no root): every gap then\n" \
+		 "\t\tcounts as HW noise, and the record says so"), \
 	CLI_FLAG('J', "json", "print the run record (options, per-cpu results, verdict) as JSON\n" \
 		 "\t\ton stdout instead of the tables"), \
 	CLI_VALUE(OPT_JSON_FILE, "json-file", "FILE", \
@@ -361,6 +364,9 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 	case OPT_BACKEND:
 		*what = "Invalid --backend";
 		return parse_backend(optarg, &p->backend, err);
+	case OPT_UNATTRIBUTED:
+		p->unattributed = true;
+		return 0;
 	case 'J':
 		p->json_stdout = true;
 		return 0;

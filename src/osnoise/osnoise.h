@@ -90,6 +90,7 @@ struct noise_params {
 	struct noise_event *events;	/* -e, in the order given */
 	struct action_list threshold_actions;	/* --on-threshold, -t, -a */
 	struct action_list end_actions;		/* --on-end */
+	bool unattributed;		/* --unattributed: a sampler without trace events */
 	bool json_stdout;		/* -J: the record on stdout, no tables */
 	const char *json_file;		/* --json-file FILE, "-" for stdout */
 
@@ -235,6 +236,7 @@ struct noise_run {
 
 	volatile sig_atomic_t stop_requested;	/* signals received */
 	const char *note;		/* a line the backend prints before the table */
+	const char *degraded;		/* why the figures mean less than they say, or NULL */
 };
 
 /*

@@ -275,6 +275,16 @@ static int sampler_setup(struct noise_run *run)
 
 	s->trace = smp_trace_create(&p->cpus, s->nr_cpus, &s->clock, p->buffer_kb);
 	cfg.attribution = s->trace != NULL;
+	/* figures that would say "all HW noise" without knowing: refuse, unless asked */
+	if (!cfg.attribution && !p->unattributed) {
+		err_msg("sampler: no trace events to attribute noise with (%s; -D says why): "
+			"every gap would count as HW noise; give --unattributed to measure anyway",
+			geteuid() ? "it needs root" : "tracefs");
+		ret = -EPERM;
+		goto out_fail;
+	}
+	if (!cfg.attribution)
+		run->degraded = "sampler without trace events: every gap counted as HW noise";
 	run->note = cfg.attribution
 		? "sampler backend: measured from user space, noise attributed from trace events"
 		: "sampler backend: measured from user space, without attribution (no tracefs access)";

@@ -385,7 +385,7 @@ struct smp_trace *smp_trace_create(const cpu_set_t *cpus, int nr_cpus,
 	return t;
 
 out_fail:
-	warn_msg("sampler: no attribution (%s%s): every gap counts as HW noise", why,
+	debug_msg("sampler: no attribution (%s%s)", why,
 		 geteuid() ? "; it needs root" : "");
 	smp_trace_destroy(t);
 	return NULL;

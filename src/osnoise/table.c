@@ -255,6 +255,7 @@ void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 	else
 		json_null(&j, "requested_duration_s");
 	json_str(&j, "backend", run->backend->name);
+	json_str(&j, "degraded", run->degraded);
 	json_options(&j, p);
 	run->tool->json_part(&j, run);
 	json_u64(&j, "processed_events", run->processed_events);

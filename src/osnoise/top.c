@@ -90,6 +90,12 @@ static const struct noise_backend *choose_backend(struct noise_params *p)
 	}
 	if (noise_tracer_available())
 		return &noise_tracer_backend;
+	/*
+	 * Without root tracefs cannot say whether the kernel has the tracer: do
+	 * not claim it has none; the sampler says what it lacks without root.
+	 */
+	if (geteuid())
+		return &noise_sampler_backend;
 	info_msg("the kernel has no osnoise tracer: measuring with the sampler backend");
 	return &noise_sampler_backend;
 }

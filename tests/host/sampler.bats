@@ -358,3 +358,19 @@ c = json.load(sys.stdin)["cpus"][0]
 assert c["periods"] == 0 and c["reason"], c
 assert c["cpu_available_pct"] is None and c["noise_us"] is None, c'
 }
+
+@test "sampler: without root it refuses figures it cannot attribute; --unattributed records why" {
+	cp "$RTLA" "$T/rtla" && chmod 755 "$T" "$T/rtla"
+	cd "$T"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$T/rtla" hwnoise -c 0 -d 1s
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	[ "$stderr" = "rtla hwnoise: sampler: no trace events to attribute noise with (it needs root; -D says why): every gap would count as HW noise; give --unattributed to measure anyway" ]
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$T/rtla" hwnoise --backend sampler --unattributed -c 0 -d 1s -J
+	[ "$status" -eq 0 ]
+	printf '%s' "$output" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["degraded"].startswith("sampler without trace events"), d["degraded"]'
+}
