@@ -28,6 +28,7 @@
 #include "guardian.h"
 #include "msg.h"
 #include "osnoise/sampler.h"
+#include "trace_events.h"
 
 #define INSTANCE_PREFIX	"rtla_sampler_"
 
@@ -100,6 +101,18 @@ static int event_kind(const struct tep_event *e)
 		return SMP_EV_SWITCH;
 	}
 	return -1;
+}
+
+/* The systems' formats alone: no kallsyms and friends (trace_events.h). */
+static struct tep_handle *load_events(int nr_cpus)
+{
+	struct tep_handle *tep = trace_events_new(nr_cpus);
+
+	if (!tep)
+		return NULL;
+	for (int i = 0; systems[i]; i++)
+		trace_events_add_system(tep, systems[i]);	/* a kernel may lack one */
+	return tep;
 }
 
 static int build_types(struct smp_trace *t)
@@ -356,7 +369,7 @@ struct smp_trace *smp_trace_create(const cpu_set_t *cpus, int nr_cpus,
 		goto out_fail;
 	}
 	guardian_sweep(RTLA_OWNED_DIR, report_swept, NULL);
-	t->tep = tracefs_local_events_system(NULL, systems);
+	t->tep = load_events(nr_cpus);
 	if (!t->tep || build_types(t)) {
 		why = "cannot read the event formats";
 		goto out_fail;

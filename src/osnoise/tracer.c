@@ -20,6 +20,7 @@
 #include "actions.h"
 #include "knobs.h"
 #include "msg.h"
+#include "trace_events.h"
 #include "osnoise.h"
 #include "threads.h"
 #include "tracer_hist.h"
@@ -258,40 +259,20 @@ static int count_missed(struct tep_event *event, struct tep_record *record, int 
 	return 0;
 }
 
-static int parse_format(struct tep_handle *tep, const char *file, const char *system)
-{
-	int size = 0, ret;
-	char *buf = tracefs_instance_file_read(NULL, file, &size);
-
-	if (!buf)
-		return -ENOENT;
-	ret = system ? tep_parse_event(tep, buf, size, system)
-		     : tep_parse_header_page(tep, buf, size, sizeof(long));
-	free(buf);
-	return ret ? -EINVAL : 0;
-}
-
 /*
  * The main instance only ever holds ftrace:osnoise and, with -s,
- * osnoise:sample_threshold: parse those two formats and nothing else.
- * libtracefs' loaders also read /proc/kallsyms, saved_cmdlines and
- * printk_formats, which costs the measured machine seconds of CPU at start
- * on a small board and buys nothing here.
+ * osnoise:sample_threshold: parse those two formats and nothing else
+ * (trace_events.h says what libtracefs' loaders would cost).
  */
 static int load_events(struct noise_run *run, struct tracer_priv *t)
 {
-	t->tep = tep_alloc();
-	if (!t->tep)
-		return -ENOMEM;
-	if (parse_format(t->tep, "events/header_page", NULL) ||
-	    parse_format(t->tep, "events/ftrace/osnoise/format", "ftrace")) {
+	t->tep = trace_events_new(run->params->nr_cpus);
+	if (!t->tep || trace_events_add(t->tep, "ftrace", "osnoise")) {
 		err_msg("cannot read the trace event formats: %s", strerror(errno));
 		return -EIO;
 	}
 	if (run->params->stop_us)
-		parse_format(t->tep, "events/osnoise/sample_threshold/format", "osnoise");
-	tep_set_cpus(t->tep, run->params->nr_cpus);
-	tep_set_long_size(t->tep, tep_get_header_page_size(t->tep));
+		trace_events_add(t->tep, "osnoise", "sample_threshold");
 	return lookup_events(t);
 }
 

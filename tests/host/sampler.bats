@@ -241,16 +241,6 @@ check_rows() {
 	grep -q '^rtla osnoise: warning: -P f:1 with runtime == period.*starve' "$T/err"
 }
 
-@test "sampler: without root it measures without attribution, and says so" {
-	id nobody >/dev/null 2>&1 || skip "no user nobody"
-	su nobody -s /bin/sh -c "test -x '$RTLA'" 2>/dev/null || skip "nobody cannot run $RTLA"
-	run su nobody -s /bin/sh -c "'$RTLA' hwnoise --backend sampler -c 0 -d 1s -q"
-	echo "$output"
-	[ "$status" -eq 0 ]
-	[[ $output == *"no attribution"*"HW noise"* ]]
-	[[ $output == *"Hardware-related Noise"* ]]
-}
-
 @test "sampler: --backend tracer fails clearly on a kernel without the tracer" {
 	grep -qw osnoise "$TRACING/available_tracers" && skip "this kernel has the osnoise tracer"
 	run --separate-stderr "$RTLA" osnoise top --backend tracer -d 1s -q

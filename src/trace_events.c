@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * trace_events - parse the format files of the events a run decodes.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "trace_events.h"
+
+static int parse_file(struct tep_handle *tep, const char *file, const char *system)
+{
+	int size = 0, ret;
+	char *buf = tracefs_instance_file_read(NULL, file, &size);
+
+	if (!buf)
+		return errno ? -errno : -ENOENT;
+	ret = system ? tep_parse_event(tep, buf, size, system)
+		     : tep_parse_header_page(tep, buf, size, sizeof(long));
+	free(buf);
+	return ret ? -EINVAL : 0;
+}
+
+struct tep_handle *trace_events_new(int nr_cpus)
+{
+	struct tep_handle *tep = tep_alloc();
+	int ret;
+
+	if (!tep) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = parse_file(tep, "events/header_page", NULL);
+	if (ret) {
+		tep_free(tep);
+		errno = -ret;
+		return NULL;
+	}
+	tep_set_cpus(tep, nr_cpus);
+	tep_set_long_size(tep, tep_get_header_page_size(tep));
+	return tep;
+}
+
+int trace_events_add(struct tep_handle *tep, const char *system, const char *event)
+{
+	char file[512];
+
+	snprintf(file, sizeof(file), "events/%s/%s/format", system, event);
+	return parse_file(tep, file, system);
+}
+
+int trace_events_add_system(struct tep_handle *tep, const char *system)
+{
+	char *dir = tracefs_get_tracing_file("events");
+	char path[4096];
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	if (!dir)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/%s", dir, system);
+	tracefs_put_tracing_file(dir);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		if (!trace_events_add(tep, system, de->d_name))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
