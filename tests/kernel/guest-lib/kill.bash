@@ -1,0 +1,131 @@
+# Shared by the 25-osnoise-kill.bats files: the snapshot of every borrowed
+# setting, a run killed by one signal at a random point, and the check that
+# everything is back within 1 s of its end.
+
+load /vm/lib/noise
+
+setup() {
+	default_settings
+	unusual_settings
+	before=$(snapshot_all)
+	cd "$BATS_TEST_TMPDIR"
+	ulimit -c 0
+	# a FIFO nobody writes: "read -t" on it naps without a fork
+	mkfifo nap.fifo
+	exec 9<>nap.fifo
+}
+
+teardown() {
+	exec 9>&-
+	for p in $(left); do
+		kill -KILL "$p" 2>/dev/null || true
+	done
+	rm -f /run/rtla/osnoise.state.bad-*
+	[ -z "${OWN:-}" ] || rmdir "$T/instances/$OWN" 2>/dev/null || true
+	default_settings
+}
+
+# every file of osnoise/ (not just the ones rtla writes), then the helper's
+# snapshot: tracing_thresh, current_tracer, tracing_on, instances, kthreads
+snapshot_all() {
+	local f
+	for f in "$T"/osnoise/*; do
+		[ -f "$f" ] && echo "${f#"$T"/}=$(cat "$f")"
+	done
+	snapshot
+}
+
+# the state now equals $before, or what changed is shown
+all_unchanged() {
+	local now
+	now=$(snapshot_all)
+	[ "$now" = "$before" ] && return 0
+	echo "kernel state changed:"
+	diff <(echo "$before") <(echo "$now") || true
+	return 1
+}
+
+# the time in ms, in NOW (no subshell: this guest is slow to fork)
+now_ms() {
+	NOW=${EPOCHREALTIME/./}
+	NOW=$((NOW / 1000))
+}
+
+# rtla processes still alive (a zombie waiting for its reaper is not)
+left() {
+	ps -o pid,stat,comm | awk '$3 ~ /^rtla(-guardian)?$/ && $2 !~ /^Z/ { print $1 }'
+}
+
+# is process $1 alive (not a zombie)? without a fork
+alive() {
+	local s
+	[ -n "$1" ] && read -r s 2>/dev/null <"/proc/$1/stat" || return 1
+	s=${s##*) }
+	[ "${s%% *}" != Z ]
+}
+
+# Wait up to 1 s for the state to equal $before; MS: how long it took. Only
+# builtin tests until the instances, the record and the guardian GUARD are
+# gone (the guardian removes the record last): on this single-threaded TCG
+# guest a fork of the poll is taken from the guardian's time, and the full
+# snapshot costs ~0.2 s. Then no rtla process may be left.
+settled_within_1s() {
+	local t0 inst
+	now_ms
+	t0=$NOW
+	while :; do
+		now_ms
+		MS=$((NOW - t0))
+		inst=("$T"/instances/rtla_osnoise_*)
+		if [ ! -e "${inst[0]}" ] && [ ! -s /run/rtla/osnoise.state ] && ! alive "$GUARD" &&
+			[ "$(snapshot_all)" = "$before" ]; then
+			[ -z "$(left)" ] && return 0
+			echo "rtla processes left: $(left)"
+			return 1
+		fi
+		if [ "$MS" -ge 1000 ]; then
+			echo "not restored 1 s after the end:"
+			all_unchanged || true
+			echo "rtla processes left: $(left)"
+			cat err.txt
+			return 1
+		fi
+		read -rt 0.02 -u 9 || true
+	done
+}
+
+# Before a kill: the guardian of run $pid, if it started, in GUARD (this
+# guest has no pgrep); SETUP is true once the run wrote its record (its
+# signal handlers came first)
+look_at_run() {
+	GUARD=$(ps -o pid,ppid,comm |
+		awk -v p="$pid" '$2 == p && $3 == "rtla-guardian" { print $1 }')
+	SETUP=false
+	[ ! -s /run/rtla/osnoise.state ] || SETUP=true
+}
+
+# sleep a random 0 to $1 ms
+nap_random() {
+	local ms=$((RANDOM % $1))
+	sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+}
+
+# kill_one SIGNAL TOOL...: TOOL -d 30s, SIGNAL after a random 0-3 s, then the check
+kill_one() {
+	local sig=$1 at end
+	shift
+	"$RTLA" "$@" -c 1 -d 30s -q >out.txt 2>err.txt &
+	pid=$!
+	nap_random 3000
+	look_at_run
+	now_ms
+	at=$NOW
+	kill -"$sig" "$pid"
+	status=0
+	wait "$pid" || status=$?
+	now_ms
+	end=$NOW
+	settled_within_1s || { echo "$* ended by SIG$sig"; return 1; }
+	echo "# SIG$sig $1: ended $((end - at)) ms after the signal (status $status)," \
+		"restored $MS ms after the end" >&3
+}
