@@ -42,6 +42,7 @@
 
 #include "guardian.h"
 #include "msg.h"
+#include "owned.h"
 
 enum { GM_VALUE = 1, GM_WRITTEN, GM_DIR, GM_FORGET, GM_DONE };
 
@@ -90,245 +91,12 @@ struct gstate {
 	bool done;
 };
 
-#define REMOVE_TRIES	50		/* rmdir of a busy instance: 50 x 10 ms */
 #define SETTLE_MS	500		/* at most this long for the pidfd after EOF */
 
-static const struct timespec ten_ms = { 0, 10 * 1000 * 1000 };
 
 pid_t guardian_pid(const struct guardian *g)
 {
 	return g ? g->pid : 0;
-}
-
-/* ---- processes ---- */
-
-/* State and start time (fields 3 and 22 of /proc/PID/stat); -errno if none. */
-static int proc_stat(pid_t pid, char *state, unsigned long long *start)
-{
-	char path[64], buf[1024], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -ESRCH;
-	buf[n] = '\0';
-	/* the name in parentheses may hold anything: parse after its last ')' */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-			 "%*s %*s %*s %*s %llu", state, start) != 2)
-		return -EINVAL;
-	return 0;
-}
-
-static unsigned long long proc_start(pid_t pid)
-{
-	unsigned long long start;
-	char state;
-
-	return proc_stat(pid, &state, &start) ? 0 : start;
-}
-
-/*
- * Is PID alive, and the process that started at START (0: any)? A zombie
- * is not; a pid taken again by another process is not ours.
- */
-static bool proc_alive(pid_t pid, unsigned long long start)
-{
-	unsigned long long st;
-	char state;
-	int ret;
-
-	if (pid <= 0)
-		return false;
-	ret = proc_stat(pid, &state, &st);
-	if (ret)
-		return ret != -ENOENT && ret != -ESRCH;	/* cannot tell: keep its things */
-	return state != 'Z' && state != 'X' && (!start || st == start);
-}
-
-/* ---- ownership marks ---- */
-
-struct mark {
-	pid_t pid, gpid;
-	unsigned long long start, gstart;
-	unsigned long long dev, ino;
-	char path[4096];
-};
-
-/* MARK_DIR/<PATH with '/' and '%' escaped as %2F and %25> */
-static int mark_file(const char *mark_dir, const char *path, char *buf, size_t len)
-{
-	size_t n = (size_t)snprintf(buf, len, "%s/", mark_dir);
-
-	for (const char *p = path; *p && n < len; p++) {
-		if (*p == '/' || *p == '%') {
-			if (n + 3 >= len)
-				return -ENAMETOOLONG;
-			n += (size_t)snprintf(buf + n, len - n, "%%%02X", (unsigned char)*p);
-		} else {
-			buf[n++] = *p;
-		}
-	}
-	if (n >= len)
-		return -ENAMETOOLONG;
-	buf[n] = '\0';
-	return 0;
-}
-
-static int mkdir_parents(const char *dir)
-{
-	char tmp[4096];
-
-	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0700) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0700) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-static int mark_write(const struct guardian *g, const char *path)
-{
-	char file[4096], tmp[4200];
-	struct stat st;
-	FILE *f;
-	int ret;
-
-	if (stat(path, &st))
-		return -errno;
-	if ((ret = mark_file(g->mark_dir, path, file, sizeof(file))) ||
-	    (ret = mkdir_parents(g->mark_dir)))
-		return ret;
-	snprintf(tmp, sizeof(tmp), "%s/.new-%d", g->mark_dir, getpid());
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
-	fprintf(f, "pid %d %llu\nguardian %d %llu\ndev %llu\nino %llu\npath %s\n",
-		getpid(), proc_start(getpid()), g->pid, proc_start(g->pid),
-		(unsigned long long)st.st_dev, (unsigned long long)st.st_ino, path);
-	ret = fflush(f) ? -errno : 0;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, file))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
-
-static int mark_read(const char *file, struct mark *m)
-{
-	char line[4200];
-	int got = 0;
-	FILE *f = fopen(file, "re");
-
-	if (!f)
-		return -errno;
-	memset(m, 0, sizeof(*m));
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "pid %d %llu", &m->pid, &m->start) == 2)
-			got |= 1;
-		else if (sscanf(line, "guardian %d %llu", &m->gpid, &m->gstart) == 2)
-			got |= 2;
-		else if (sscanf(line, "dev %llu", &m->dev) == 1)
-			got |= 4;
-		else if (sscanf(line, "ino %llu", &m->ino) == 1)
-			got |= 8;
-		else if (!strncmp(line, "path /", 6) && strlen(line + 5) < sizeof(m->path))
-			got |= 16, strcpy(m->path, line + 5);
-	}
-	fclose(f);
-	return got == 31 ? 0 : -EINVAL;
-}
-
-/* Is PATH, as it is now, the directory the mark describes? */
-static bool mark_matches(const struct mark *m, const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && (unsigned long long)st.st_dev == m->dev &&
-	       (unsigned long long)st.st_ino == m->ino;
-}
-
-static bool mark_owners_gone(const struct mark *m)
-{
-	return !proc_alive(m->pid, m->start) && !proc_alive(m->gpid, m->gstart);
-}
-
-bool guardian_mark_is_stale(const char *mark_dir, const char *path)
-{
-	char file[4096];
-	struct mark m;
-
-	if (mark_file(mark_dir, path, file, sizeof(file)) || mark_read(file, &m))
-		return false;
-	return !strcmp(m.path, path) && mark_owners_gone(&m) && mark_matches(&m, path);
-}
-
-/* rmdir, waiting a little while the kernel still holds a reader; 0 or -errno */
-static int remove_dir(const char *path)
-{
-	for (int tries = 0;; tries++) {
-		if (!rmdir(path) || errno == ENOENT)
-			return 0;
-		if (errno != EBUSY || tries == REMOVE_TRIES)
-			return -errno;
-		nanosleep(&ten_ms, NULL);
-	}
-}
-
-int guardian_sweep(const char *mark_dir, guardian_sweep_fn fn, void *ctx)
-{
-	DIR *d = opendir(mark_dir);
-	struct dirent *de;
-	int removed = 0;
-
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		char file[4096];
-		struct mark m;
-		int err;
-
-		if (snprintf(file, sizeof(file), "%s/%s", mark_dir, de->d_name) >= (int)sizeof(file))
-			continue;
-		/* half a mark, of a run killed while writing it */
-		if (!strncmp(de->d_name, ".new-", 5)) {
-			if (!proc_alive(atoi(de->d_name + 5), 0))
-				unlink(file);
-			continue;
-		}
-		if (de->d_name[0] == '.' || mark_read(file, &m) || !mark_owners_gone(&m))
-			continue;
-		if (!mark_matches(&m, m.path)) {
-			/* gone, or another directory by that name now: not ours */
-			unlink(file);
-			continue;
-		}
-		err = remove_dir(m.path);
-		if (fn)
-			fn(m.path, m.pid, err, ctx);
-		if (!err) {
-			unlink(file);
-			removed++;
-		}
-	}
-	closedir(d);
-	return removed;
 }
 
 int guardian_record_set_aside(const char *record, char *bad, size_t len)
@@ -471,7 +239,7 @@ int guardian_dir_created(struct guardian *g, int id)
 
 	if (!g || id < 0 || id >= g->nr || !g->dirs[id] || !g->mark_dir)
 		return 0;
-	ret = mark_write(g, g->dirs[id]);
+	ret = owned_mark(g->mark_dir, g->dirs[id], g->pid);
 	if (ret)
 		warn_msg("cannot mark %s as rtla's in %s: %s", g->dirs[id], g->mark_dir,
 			 strerror(-ret));
@@ -482,12 +250,10 @@ int guardian_dir_created(struct guardian *g, int id)
 
 int guardian_forget(struct guardian *g, int id)
 {
-	char file[4096];
-
 	if (!g || id < 0 || id >= g->nr)
 		return 0;
-	if ((g->flags[id] & GF_MARKED) && !mark_file(g->mark_dir, g->dirs[id], file, sizeof(file)))
-		unlink(file);
+	if (g->flags[id] & GF_MARKED)
+		owned_unmark(g->mark_dir, g->dirs[id]);
 	g->flags[id] &= ~GF_MARKED;
 	return send_msg(g, GM_FORGET, id, NULL, NULL);
 }
@@ -771,12 +537,9 @@ static int restore(struct gstate *s)
 		if (e->forgotten || !e->path)
 			continue;
 		if (e->dir) {
-			char file[4096];
-
-			e->err = remove_dir(e->path);
-			if (!e->err && s->mark_dir &&
-			    !mark_file(s->mark_dir, e->path, file, sizeof(file)))
-				unlink(file);
+			e->err = owned_remove_dir(e->path);
+			if (!e->err && s->mark_dir)
+				owned_unmark(s->mark_dir, e->path);
 		} else {
 			e->err = e->val ? write_value(e->path, e->val, e->val_len) : -ENOMEM;
 		}

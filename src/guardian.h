@@ -36,9 +36,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define RTLA_RUN_DIR	"/run/rtla"
-/* ownership marks of the directories (tracefs instances) rtla creates */
-#define RTLA_OWNED_DIR	RTLA_RUN_DIR "/owned"
+#include "owned.h"
 
 struct guardian;
 
@@ -77,17 +75,6 @@ void guardian_keep_off(struct guardian *g, const cpu_set_t *busy);
 
 /* Everything is restored: tell the guardian, reap it and free G. */
 int guardian_stand_down(struct guardian *g);
-
-/*
- * Ownership marks. A directory is reclaimable ("stale") when MARK_DIR holds
- * a mark for it, neither the process that created it nor its guardian is
- * alive, and PATH is still the very directory marked (same inode).
- */
-bool guardian_mark_is_stale(const char *mark_dir, const char *path);
-/* Called for each stale directory the sweep tried to remove (err: 0 or -errno). */
-typedef void (*guardian_sweep_fn)(const char *path, pid_t owner, int err, void *ctx);
-/* Remove every stale marked directory and drop the marks of the gone ones. */
-int guardian_sweep(const char *mark_dir, guardian_sweep_fn fn, void *ctx);
 
 /* Keep a record that could not be replayed as RECORD.bad-<time>; its name in BAD. */
 int guardian_record_set_aside(const char *record, char *bad, size_t len);

@@ -258,7 +258,7 @@ bool osnoise_instance_is_stale(const char *name)
 	char path[PATH_MAX];
 
 	return !instance_path(name, path, sizeof(path)) &&
-	       guardian_mark_is_stale(RTLA_OWNED_DIR, path);
+	       owned_is_stale(RTLA_OWNED_DIR, path);
 }
 
 /* A second descriptor of the record that shell actions do not inherit. */
@@ -394,7 +394,7 @@ int osnoise_state_lock(struct osnoise_state *st)
 	}
 	if (ftruncate(st->lock_fd, 0))
 		debug_msg("cannot clear %s: %s", OSNOISE_STATE_FILE, strerror(errno));
-	guardian_sweep(RTLA_OWNED_DIR, report_swept, NULL);
+	owned_sweep(RTLA_OWNED_DIR, report_swept, NULL);
 	return 0;
 }
 

@@ -368,7 +368,7 @@ struct smp_trace *smp_trace_create(const cpu_set_t *cpus, int nr_cpus,
 		why = "tracefs is not mounted and cannot be mounted";
 		goto out_fail;
 	}
-	guardian_sweep(RTLA_OWNED_DIR, report_swept, NULL);
+	owned_sweep(RTLA_OWNED_DIR, report_swept, NULL);
 	t->tep = load_events(nr_cpus);
 	if (!t->tep || build_types(t)) {
 		why = "cannot read the event formats";

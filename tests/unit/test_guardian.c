@@ -213,7 +213,7 @@ static void test_end(enum end how)
 	if (gpid <= 0)
 		return;
 	if (how == END_KILL || how == END_KILL_BOTH)	/* the borrower waits for its end */
-		ok(!guardian_mark_is_stale(at("marks"), at("inst")),
+		ok(!owned_is_stale(at("marks"), at("inst")),
 		   "%s: the instance is not stale while its owner lives", name);
 	/* the guardian first: it would start restoring as soon as the borrower is gone */
 	if (how == END_KILL_BOTH)
@@ -225,7 +225,7 @@ static void test_end(enum end how)
 	if (how == END_KILL_BOTH) {
 		ok(WIFSIGNALED(gstatus), "%s: the guardian was killed too", name);
 		is_str(get(at("a")), "newer-a", "%s: nothing restored", name);
-		ok(exists(at("inst")) && guardian_mark_is_stale(at("marks"), at("inst")),
+		ok(exists(at("inst")) && owned_is_stale(at("marks"), at("inst")),
 		   "%s: the instance is left, and stale: its owners are gone", name);
 		return;
 	}
@@ -398,10 +398,10 @@ static void test_marks(void)
 	put(at(half), "pid");
 	/* left by test_end(END_KILL_BOTH): inst, marked, owners dead */
 	mkdir(at("users"), 0700);
-	ok(!guardian_mark_is_stale(at("marks"), at("users")),
+	ok(!owned_is_stale(at("marks"), at("users")),
 	   "marks: an unmarked directory is not stale");
-	ok(guardian_mark_is_stale(at("marks"), at("inst")), "marks: the killed run's directory is");
-	is_int(guardian_sweep(at("marks"), count_swept, &swept), 1, "marks: the sweep removes one");
+	ok(owned_is_stale(at("marks"), at("inst")), "marks: the killed run's directory is");
+	is_int(owned_sweep(at("marks"), count_swept, &swept), 1, "marks: the sweep removes one");
 	is_int(swept, 1, "marks: ... and reports it");
 	ok(!exists(at("inst")) && exists(at("users")), "marks: ... the marked one only");
 	ok(!exists(at(half)), "marks: ... and drops half a mark of a dead run");
@@ -423,9 +423,9 @@ static void test_mark_other_dir(void)
 	mkdir(at("inst.new"), 0700);
 	rmdir(at("inst"));
 	rename(at("inst.new"), at("inst"));
-	ok(!guardian_mark_is_stale(at("marks"), at("inst")),
+	ok(!owned_is_stale(at("marks"), at("inst")),
 	   "marks: a new directory by the marked name is not stale");
-	guardian_sweep(at("marks"), count_swept, &swept);
+	owned_sweep(at("marks"), count_swept, &swept);
 	ok(exists(at("inst")) && !swept, "marks: the sweep leaves it");
 	ok(!glob(at("marks/*"), 0, NULL, &marks) ? marks.gl_pathc == 0 : true,
 	   "marks: ... and drops the mark that no longer means anything");
