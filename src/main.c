@@ -150,15 +150,10 @@ static void unknown_command(const char *name)
 		err_msg("rtla: unknown command: '%s' (commands: %s)", name, command_names(", "));
 }
 
-static void help_usage(FILE *f)
-{
-	usage(f);
-}
-
 const struct cli_spec help_cli = {
 	.command = "help",
 	.options = (const struct cli_option[]){ CLI_OPT_END },
-	.usage = help_usage,
+	.usage = usage,
 	.positional = CLI_COMP_COMMANDS,
 };
 

@@ -18,31 +18,35 @@ static const struct out_column cols[] = {
 	[COL_ROOT] = { "ROOT", "is_root", OUT_BOOL, 4, 0, "runs as root" },
 };
 
-/* Print a two-row table with the given options into a string. */
-static char *render(const struct out_opts *o, int *ret)
+/* Print a table of ROWS rows (0 or 2) with the given options into a string. */
+static char *render_rows(const struct out_opts *o, int rows, int *ret)
 {
 	static char buf[4096];
 	char err[PARSE_ERR_MAX];
 	struct out_table *t;
 	struct out_row *r;
-	FILE *f = tmpfile();
-	int saved = dup(1);
+	FILE *f;
+	int saved;
 	size_t n;
 
 	*ret = out_table_new(&t, "processes", cols, 4, "PID,COMMAND,CAPEFF", o, err);
 	if (*ret)
 		return err[0] ? strcpy(buf, err) : NULL;
-	r = out_row_add(t);
-	out_set_u64(r, COL_PID, 1);
-	out_set_str(r, COL_NAME, "init");
-	out_set_fmt(r, COL_CAPS, "%016llx", 0x1ffffffffffULL);
-	out_set_bool(r, COL_ROOT, true);
-	r = out_row_add(t);
-	out_set_u64(r, COL_PID, 42);
-	out_set_str(r, COL_NAME, "say \"hi\"");
-	out_set_str(r, COL_CAPS, "0000000000000000");
-	out_set_bool(r, COL_ROOT, false);
+	if (rows) {
+		r = out_row_add(t);
+		out_set_u64(r, COL_PID, 1);
+		out_set_str(r, COL_NAME, "init");
+		out_set_fmt(r, COL_CAPS, "%016llx", 0x1ffffffffffULL);
+		out_set_bool(r, COL_ROOT, true);
+		r = out_row_add(t);
+		out_set_u64(r, COL_PID, 42);
+		out_set_str(r, COL_NAME, "say \"hi\"");
+		out_set_str(r, COL_CAPS, "0000000000000000");
+		out_set_bool(r, COL_ROOT, false);
+	}
 
+	f = tmpfile();
+	saved = dup(1);
 	fflush(stdout);
 	dup2(fileno(f), 1);
 	*ret = out_table_print(t);
@@ -57,31 +61,15 @@ static char *render(const struct out_opts *o, int *ret)
 	return buf;
 }
 
-/* A table without rows, and an out_set_none() cell in JSON. */
+static char *render(const struct out_opts *o, int *ret)
+{
+	return render_rows(o, 2, ret);
+}
+
+/* A table without rows. */
 static char *render_empty(const struct out_opts *o, int *ret)
 {
-	static char buf[4096];
-	char err[PARSE_ERR_MAX];
-	struct out_table *t;
-	FILE *f = tmpfile();
-	int saved = dup(1);
-	size_t n;
-
-	*ret = out_table_new(&t, "processes", cols, 4, "PID,COMMAND,CAPEFF", o, err);
-	if (*ret)
-		return strcpy(buf, err);
-	fflush(stdout);
-	dup2(fileno(f), 1);
-	*ret = out_table_print(t);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	out_table_free(t);
-	rewind(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return render_rows(o, 0, ret);
 }
 
 int main(void)
