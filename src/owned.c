@@ -204,6 +204,19 @@ bool owned_is_stale(const char *mark_dir, const char *path)
 	return !strcmp(m.path, path) && mark_owners_gone(&m) && mark_matches(&m, path);
 }
 
+pid_t owned_owner(const char *mark_dir, const char *path)
+{
+	char file[4096];
+	struct mark m;
+
+	if (mark_file(mark_dir, path, file, sizeof(file)) || mark_read(file, &m) ||
+	    strcmp(m.path, path) || !mark_matches(&m, path))
+		return 0;
+	if (proc_alive(m.pid, m.start))
+		return m.pid;
+	return proc_alive(m.gpid, m.gstart) ? m.gpid : 0;
+}
+
 /* rmdir, waiting a little while the kernel still holds a reader; 0 or -errno */
 int owned_remove_dir(const char *path)
 {

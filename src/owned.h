@@ -21,6 +21,8 @@ int owned_mark(const char *mark_dir, const char *path, pid_t guardian);
  * alive, and PATH is still the very directory marked (same inode).
  */
 bool owned_is_stale(const char *mark_dir, const char *path);
+/* The live process (the run, else its guardian) whose mark says PATH is its own; 0: none. */
+pid_t owned_owner(const char *mark_dir, const char *path);
 /* Called for each stale directory the sweep tried to remove (err: 0 or -errno). */
 typedef void (*owned_sweep_fn)(const char *path, pid_t owner, int err, void *ctx);
 /* Remove every stale marked directory and drop the marks of the gone ones. */

@@ -8,11 +8,10 @@
  * CLOCK_MONOTONIC_RAW one. The default "local" clock is sched_clock based
  * and drifts by milliseconds against both, so it is never used.
  *
- * The instance is named after our pid and handed to a guardian (guardian.h)
- * before it exists: a run killed by SIGKILL or a crash cannot remove it,
- * its guardian does, within a second. It is also marked as ours, so that
- * when both were killed a later run removes it; an instance that merely
- * has our kind of name is never touched.
+ * The instance is one of rtla's (trace_instance.h): named after our pid,
+ * removed by a guardian within a second if rtla is killed, reclaimed by a
+ * later run if both were; one that merely has our kind of name is never
+ * touched.
  *
  * Nothing outside the instance is written: its trace clock, buffer sizes,
  * tracing_cpumask, events and tracing_on are all the instance's own.
@@ -29,6 +28,7 @@
 #include "msg.h"
 #include "osnoise/sampler.h"
 #include "trace_events.h"
+#include "trace_instance.h"
 
 #define INSTANCE_PREFIX	"rtla_sampler_"
 
@@ -39,10 +39,8 @@ struct evtype {
 
 struct smp_trace {
 	struct tep_handle *tep;
-	struct tracefs_instance *inst;
+	struct trace_instance ti;
 	struct guardian *guard;
-	int gid;			/* the guardian's id of the instance */
-	char name[64];
 	cpu_set_t cpus;
 	const struct smp_clock *clock;
 	bool same_domain;		/* event ts are already spinner ticks */
@@ -239,20 +237,6 @@ static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ct
 	return 0;
 }
 
-static int on_missed(struct tep_event *e, struct tep_record *r, int cpu, void *ctx)
-{
-	struct smp_trace *t = ctx;
-	struct noise_run *run = t->run;
-
-	if (!run)
-		return 0;
-	if (r->missed_events < 0)
-		run->missed_events = UINT64_MAX;
-	else if (run->missed_events != UINT64_MAX)
-		run->missed_events += r->missed_events;
-	return 0;
-}
-
 int smp_trace_drain(struct smp_trace *t, struct smp_attr *a, struct noise_run *run)
 {
 	int ret;
@@ -261,61 +245,21 @@ int smp_trace_drain(struct smp_trace *t, struct smp_attr *a, struct noise_run *r
 	t->run = run;
 	t->attr->type_names = t->names;
 	t->attr->nr_types = t->max_id + 1;
-	ret = tracefs_iterate_raw_events(t->tep, t->inst, &t->cpus, sizeof(t->cpus),
+	ret = tracefs_iterate_raw_events(t->tep, t->ti.tfs, &t->cpus, sizeof(t->cpus),
 					 on_event, t);
+	run->missed_events = t->ti.missed;
 	return ret < 0 ? -EIO : 0;
-}
-
-static void report_swept(const char *path, pid_t owner, int err, void *ctx)
-{
-	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-
-	if (err)
-		warn_msg("could not remove tracefs instance %s left by a killed rtla run "
-			 "(pid %d): %s", name, owner, strerror(-err));
-	else
-		info_msg("removed tracefs instance %s left by a killed rtla run (pid %d)", name,
-			 owner);
-}
-
-/*
- * Our instance, handed to the guardian first. One by our name that exists
- * already is not ours (the sweep removed those that were): never adopted.
- */
-static int create_instance(struct smp_trace *t)
-{
-	char path[512];
-	int id;
-
-	if (tracefs_instance_exists(t->name))
-		return -EEXIST;
-	snprintf(path, sizeof(path), "%s/instances/%s", tracefs_tracing_dir(), t->name);
-	id = guardian_dir(t->guard, path);
-	if (id < 0)
-		return id;
-	t->inst = tracefs_instance_create(t->name);
-	if (!t->inst || !tracefs_instance_is_new(t->inst)) {
-		int err = t->inst ? EEXIST : errno;
-
-		guardian_forget(t->guard, id);
-		tracefs_instance_free(t->inst);
-		t->inst = NULL;
-		return -err;
-	}
-	t->gid = id;
-	guardian_dir_created(t->guard, id);
-	return 0;
 }
 
 /* The trace clock that maps onto the spinner's ticks. */
 static int set_clock(struct smp_trace *t)
 {
-	if (t->clock->tsc && tracefs_instance_file_write(t->inst, "trace_clock", "x86-tsc") > 0) {
+	if (t->clock->tsc && tracefs_instance_file_write(t->ti.tfs, "trace_clock", "x86-tsc") > 0) {
 		t->clock_name = "x86-tsc";
 		t->same_domain = true;
 		return 0;
 	}
-	if (tracefs_instance_file_write(t->inst, "trace_clock", "mono_raw") > 0) {
+	if (tracefs_instance_file_write(t->ti.tfs, "trace_clock", "mono_raw") > 0) {
 		t->clock_name = "mono_raw";
 		t->same_domain = !t->clock->tsc;
 		return 0;
@@ -327,20 +271,18 @@ static int configure(struct smp_trace *t, int nr_cpus, long long buffer_kb)
 {
 	int enabled = 0, ret;
 
-	if (tracefs_trace_off(t->inst) < 0)
-		return -errno;
 	if ((ret = set_clock(t)))
 		return ret;
 	/* full buffers only where we trace; the rest cost memory for nothing */
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
-		if (tracefs_instance_set_buffer_size(t->inst, CPU_ISSET(cpu, &t->cpus) ?
+		if (tracefs_instance_set_buffer_size(t->ti.tfs, CPU_ISSET(cpu, &t->cpus) ?
 						     buffer_kb : 4, cpu) < 0)
 			debug_msg("sampler: buffer size of cpu %d not set: %s", cpu,
 				  strerror(errno));
-	if (tracefs_instance_set_affinity_set(t->inst, &t->cpus, sizeof(t->cpus)) < 0)
+	if (tracefs_instance_set_affinity_set(t->ti.tfs, &t->cpus, sizeof(t->cpus)) < 0)
 		return -errno;
 	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
-		if (tracefs_event_enable(t->inst, wanted[i].system, wanted[i].event) < 0) {
+		if (tracefs_event_enable(t->ti.tfs, wanted[i].system, wanted[i].event) < 0) {
 			if (wanted[i].needed)
 				warn_msg("sampler: %s:%s events not available: noise they cause "
 					 "counts as HW", wanted[i].system, wanted[i].event);
@@ -360,15 +302,14 @@ struct smp_trace *smp_trace_create(const cpu_set_t *cpus, int nr_cpus,
 
 	if (!t)
 		return NULL;
-	t->gid = -1;
+	t->ti.on_fd = -1;
 	t->cpus = *cpus;
 	t->clock = ck;
-	snprintf(t->name, sizeof(t->name), INSTANCE_PREFIX "%d", getpid());
 	if (tracefs_tracing_dir_is_mounted(true, &dir) < 0 || !tracefs_tracing_dir()) {
 		why = "tracefs is not mounted and cannot be mounted";
 		goto out_fail;
 	}
-	owned_sweep(RTLA_OWNED_DIR, report_swept, NULL);
+	trace_instance_sweep();
 	t->tep = load_events(nr_cpus);
 	if (!t->tep || build_types(t)) {
 		why = "cannot read the event formats";
@@ -381,7 +322,7 @@ struct smp_trace *smp_trace_create(const cpu_set_t *cpus, int nr_cpus,
 		goto out_fail;
 	}
 	guardian_keep_off(t->guard, &t->cpus);
-	ret = create_instance(t);
+	ret = trace_instance_create(&t->ti, t->guard, INSTANCE_PREFIX);
 	if (ret) {
 		why = ret == -EEXIST ? "a tracefs instance by our name exists and is not ours"
 				     : strerror(-ret);
@@ -393,8 +334,8 @@ struct smp_trace *smp_trace_create(const cpu_set_t *cpus, int nr_cpus,
 		      strerror(-ret);
 		goto out_fail;
 	}
-	tracefs_follow_missed_events(t->inst, on_missed, t);
-	debug_msg("sampler: instance %s, trace clock %s", t->name, t->clock_name);
+	trace_instance_count_missed(&t->ti);
+	debug_msg("sampler: instance %s, trace clock %s", t->ti.name, t->clock_name);
 	return t;
 
 out_fail:
@@ -406,38 +347,20 @@ out_fail:
 
 int smp_trace_on(struct smp_trace *t)
 {
-	return tracefs_trace_on(t->inst) < 0 ? -errno : 0;
+	trace_instance_set_on(&t->ti, true);
+	return 0;
 }
 
 void smp_trace_off(struct smp_trace *t)
 {
-	tracefs_trace_off(t->inst);
+	trace_instance_set_on(&t->ti, false);
 }
 
-/* rmdir can fail with EBUSY while the kernel still holds a reader: retry briefly. */
 void smp_trace_destroy(struct smp_trace *t)
 {
-	struct timespec nap = { 0, 20 * 1000 * 1000 };
-
 	if (!t)
 		return;
-	if (t->inst) {
-		tracefs_trace_off(t->inst);
-		for (int tries = 0;; tries++) {
-			if (!tracefs_instance_destroy(t->inst)) {
-				guardian_forget(t->guard, t->gid);
-				break;
-			}
-			/* still marked: a later run removes it */
-			if (errno != EBUSY || tries == 10) {
-				err_msg("could not remove instance %s: %s", t->name,
-					strerror(errno));
-				break;
-			}
-			nanosleep(&nap, NULL);
-		}
-		tracefs_instance_free(t->inst);
-	}
+	trace_instance_destroy(&t->ti);
 	guardian_stand_down(t->guard);
 	tep_free(t->tep);
 	free(t->types);

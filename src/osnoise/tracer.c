@@ -18,24 +18,20 @@
 #include <tracefs.h>
 
 #include "actions.h"
+#include "guardian.h"
 #include "knobs.h"
 #include "msg.h"
 #include "trace_events.h"
 #include "osnoise.h"
 #include "threads.h"
+#include "trace_instance.h"
 #include "tracer_hist.h"
 
 struct tracer_priv {
 	struct osnoise_state state;
-	bool state_held;
-	char main_name[64];
-	char rec_name[64];
-	struct tracefs_instance *main;
-	struct tracefs_instance *rec;
-	int main_gid, rec_gid;		/* the guardian's ids of the two instances */
+	struct trace_instance main;	/* the tracer and its summaries */
+	struct trace_instance rec;	/* the trace the actions save (when one is wanted) */
 	struct tep_handle *tep;
-	int main_on_fd;			/* tracing_on, kept open for halt() */
-	int rec_on_fd;
 	volatile sig_atomic_t halted;	/* we turned tracing off */
 	/* the last noise above -s (a single sample) and above -S (a period total) */
 	int over_single_cpu, over_total_cpu;
@@ -92,11 +88,12 @@ static int check_tracer_free(void)
 
 		if (!timerlat && !runs_tracer(names[i], "osnoise"))
 			continue;
-		if (osnoise_instance_is_stale(names[i]))
+		if (trace_instance_is_stale(names[i]))
 			continue;	/* ours, from a killed run: reclaimed below */
-		owner = osnoise_instance_owner(names[i]);
-		if (owner > 0 && !(kill(owner, 0) && errno == ESRCH))
-			osnoise_refuse_concurrent(owner);
+		owner = trace_instance_owner(names[i]);
+		if (owner > 0)
+			err_msg("another rtla run (pid %d) is using the osnoise tracer; its settings "
+				"are global, so two runs cannot share them", owner);
 		else if (timerlat)
 			err_msg("timerlat is running in instance %s; osnoise and timerlat cannot run "
 				"at the same time", names[i]);
@@ -176,56 +173,26 @@ static int apply_config(struct noise_run *run, struct tracer_priv *t)
 }
 
 /*
- * Our instance NAME, handed to the guardian before it exists: if rtla dies
- * from here on, the guardian removes it. One that exists already is never
+ * Our instance PREFIX<pid>, with the osnoise tracer in it (trace_instance.h
+ * says how it is owned and reclaimed). One that exists already is never
  * adopted (nor later deleted): it is not ours.
  */
-static struct tracefs_instance *create_instance(struct tracer_priv *t, const char *name, int *gid)
+static int create_instance(struct tracer_priv *t, struct trace_instance *ti, const char *prefix)
 {
-	struct tracefs_instance *inst;
-	int id, err;
+	int ret = trace_instance_create(ti, ledger_guardian(&t->state.ledger), prefix);
 
-	if (tracefs_instance_exists(name)) {
-		err_msg("tracefs instance %s already exists", name);
-		errno = EEXIST;
-		return NULL;
+	if (ret) {
+		err_msg(ret == -EEXIST ? "tracefs instance %s already exists and is not rtla's" :
+			"cannot create tracefs instance %s: %s", ti->name, strerror(-ret));
+		return ret;
 	}
-	id = osnoise_instance_claim(&t->state, name);
-	if (id < 0) {
-		err_msg("cannot create tracefs instance %s: %s", name, strerror(-id));
-		errno = -id;
-		return NULL;
+	if (tracefs_instance_file_write(ti->tfs, "current_tracer", "osnoise") < 0) {
+		ret = -errno;
+		err_msg(ret == -ENODEV || ret == -EINVAL ? "Tracer osnoise not found!"
+			: "cannot start the osnoise tracer in %s: %s", ti->name, strerror(-ret));
+		trace_instance_destroy(ti);
 	}
-	inst = tracefs_instance_create(name);
-	if (!inst || !tracefs_instance_is_new(inst)) {
-		err = inst ? EEXIST : errno;
-		err_msg(inst ? "tracefs instance %s already exists" :
-			"cannot create tracefs instance %s: %s", name, strerror(err));
-		osnoise_instance_drop(&t->state, id);
-		tracefs_instance_free(inst);
-		errno = err;
-		return NULL;
-	}
-	osnoise_instance_created(&t->state, id);
-	*gid = id;
-	if (tracefs_trace_off(inst) < 0 ||
-	    tracefs_instance_file_write(inst, "current_tracer", "osnoise") < 0) {
-		err = errno;
-		err_msg(err == ENODEV || err == EINVAL ? "Tracer osnoise not found!"
-			: "cannot start the osnoise tracer in %s: %s", name, strerror(err));
-		if (!tracefs_instance_destroy(inst))
-			osnoise_instance_drop(&t->state, id);
-		*gid = -1;
-		tracefs_instance_free(inst);
-		errno = err;
-		return NULL;
-	}
-	return inst;
-}
-
-static int open_tracing_on(struct tracefs_instance *inst)
-{
-	return tracefs_instance_file_open(inst, "tracing_on", O_WRONLY | O_CLOEXEC);
+	return ret;
 }
 
 static int lookup_events(struct tracer_priv *t)
@@ -245,17 +212,6 @@ static int lookup_events(struct tracer_priv *t)
 	}
 	if (t->ev_sample)
 		t->f_duration = tep_find_field(t->ev_sample, "duration");
-	return 0;
-}
-
-static int count_missed(struct tep_event *event, struct tep_record *record, int cpu, void *ctx)
-{
-	struct noise_run *run = ctx;
-
-	if (record->missed_events > 0 && run->missed_events != UINT64_MAX)
-		run->missed_events += record->missed_events;
-	else if (record->missed_events < 0)
-		run->missed_events = UINT64_MAX;
 	return 0;
 }
 
@@ -318,22 +274,20 @@ static int create_record(struct noise_run *run, struct tracer_priv *t)
 	struct noise_params *p = run->params;
 	int ret;
 
-	t->rec = create_instance(t, t->rec_name, &t->rec_gid);
-	if (!t->rec)
-		return -errno;
-	if (p->buffer_kb && tracefs_instance_set_buffer_size(t->rec, p->buffer_kb, -1) < 0) {
+	if ((ret = create_instance(t, &t->rec, "rtla_osnoise_trace_")))
+		return ret;
+	if (p->buffer_kb && tracefs_instance_set_buffer_size(t->rec.tfs, p->buffer_kb, -1) < 0) {
 		err_msg("cannot set the trace buffer size to %lld kB: %s", p->buffer_kb, strerror(errno));
 		return -errno;
 	}
-	if (enable_event(t->rec, "osnoise", NULL)) {
+	if (enable_event(t->rec.tfs, "osnoise", NULL)) {
 		err_msg("cannot enable the osnoise events");
 		return -ENOENT;
 	}
 	for (struct noise_event *ev = p->events; ev; ev = ev->next)
-		if ((ret = enable_user_event(t->rec, ev)))
+		if ((ret = enable_user_event(t->rec.tfs, ev)))
 			return ret;
-	t->rec_on_fd = open_tracing_on(t->rec);
-	return t->rec_on_fd < 0 ? -errno : 0;
+	return 0;
 }
 
 static int tracer_setup(struct noise_run *run)
@@ -344,13 +298,9 @@ static int tracer_setup(struct noise_run *run)
 
 	if (!t)
 		return -ENOMEM;
-	t->main_on_fd = t->rec_on_fd = -1;
-	t->main_gid = t->rec_gid = -1;
-	t->state.lock_fd = -1;
+	t->main.on_fd = t->rec.on_fd = -1;
 	t->over_single_cpu = t->over_total_cpu = -1;
 	run->priv = t;	/* only now: a signal handler may look at it */
-	snprintf(t->main_name, sizeof(t->main_name), "rtla_osnoise_top_%d", getpid());
-	snprintf(t->rec_name, sizeof(t->rec_name), "rtla_osnoise_trace_%d", getpid());
 
 	/*
 	 * Nothing is written before the tracer is known to be free: replaying a
@@ -358,36 +308,28 @@ static int tracer_setup(struct noise_run *run)
 	 */
 	if ((ret = check_kernel(run)) || (ret = check_tracer_free()))
 		return ret;
-	if ((ret = osnoise_state_lock(&t->state)))
+	if ((ret = osnoise_state_lock(&t->state)) || (ret = osnoise_state_save(&t->state)))
 		return ret;
-	t->state_held = true;
-	if ((ret = osnoise_state_save(&t->state)))
-		return ret;
-	guardian_keep_off(t->state.guard, &p->cpus);
+	guardian_keep_off(ledger_guardian(&t->state.ledger), &p->cpus);
 	if ((ret = apply_config(run, t)))
 		return ret;
 
-	t->main = create_instance(t, t->main_name, &t->main_gid);
-	if (!t->main)
-		return -errno;
-	if ((ret = load_events(run, t)))
+	if ((ret = create_instance(t, &t->main, "rtla_osnoise_top_")) ||
+	    (ret = load_events(run, t)))
 		return ret;
-	tracefs_follow_missed_events(t->main, count_missed, run);
+	trace_instance_count_missed(&t->main);
 	if (p->stop_us && t->ev_sample) {
 		/* only the samples that can stop the run: the rest would crowd the buffer */
 		char filter[64];
 
 		snprintf(filter, sizeof(filter), "duration > %lld", p->stop_us * 1000);
-		if (tracefs_event_file_write(t->main, "osnoise", "sample_threshold", "filter",
+		if (tracefs_event_file_write(t->main.tfs, "osnoise", "sample_threshold", "filter",
 					     filter) < 0 ||
-		    enable_event(t->main, "osnoise", "sample_threshold"))
+		    enable_event(t->main.tfs, "osnoise", "sample_threshold"))
 			debug_msg("osnoise:sample_threshold not enabled: the -s verdict has no value");
 	}
-	if (run->want_samples && (ret = tracer_hist_start(&t->hist, t->main, p)))
+	if (run->want_samples && (ret = tracer_hist_start(&t->hist, t->main.tfs, p)))
 		return ret;
-	t->main_on_fd = open_tracing_on(t->main);
-	if (t->main_on_fd < 0)
-		return -errno;
 	if (p->threshold_actions.has_trace || p->end_actions.has_trace || p->events)
 		if ((ret = create_record(run, t)))
 			return ret;
@@ -399,28 +341,22 @@ static int tracer_setup(struct noise_run *run)
 	return 0;
 }
 
-static void set_on(int fd, bool on)
-{
-	if (fd >= 0 && pwrite(fd, on ? "1" : "0", 1, 0) != 1)
-		debug_msg("tracing_on write failed: %s", strerror(errno));
-}
-
 static int tracer_enable(struct noise_run *run)
 {
 	struct tracer_priv *t = run->priv;
 	struct noise_params *p = run->params;
 	int ret;
 
-	set_on(t->rec_on_fd, true);
-	set_on(t->main_on_fd, true);
+	trace_instance_set_on(&t->rec, true);
+	trace_instance_set_on(&t->main, true);
 	if (p->warmup_s) {
 		debug_msg("warming up for %lld s", p->warmup_s);
 		for (long long s = 0; s < p->warmup_s && !run->stop_requested; s++)
 			sleep(1);
-		tracefs_instance_file_clear(t->main, "trace");
-		if (t->rec)
-			tracefs_instance_file_clear(t->rec, "trace");
-		if ((ret = tracer_hist_clear(&t->hist, t->main)))
+		tracefs_instance_file_clear(t->main.tfs, "trace");
+		if (t->rec.tfs)
+			tracefs_instance_file_clear(t->rec.tfs, "trace");
+		if ((ret = tracer_hist_clear(&t->hist, t->main.tfs)))
 			return ret;
 	}
 	/* armed only now, so that setting up the instances cannot trip them */
@@ -476,13 +412,15 @@ static int tracer_collect(struct noise_run *run)
 	struct tracer_priv *t = run->priv;
 
 	/* only the measured CPUs have anything to read */
-	if (tracefs_iterate_raw_events(t->tep, t->main, &run->params->cpus,
+	if (run->stop_requested < 2 &&
+	    tracefs_iterate_raw_events(t->tep, t->main.tfs, &run->params->cpus,
 				       sizeof(run->params->cpus), on_record, run) < 0 &&
 	    run->stop_requested < 2)
 		debug_msg("reading the trace buffers failed: %s", strerror(errno));
+	run->missed_events = t->main.missed;
 	/* the kernel counted the samples: its table is final once we stopped */
 	if (t->halted)
-		tracer_hist_deliver(&t->hist, t->main, run);
+		tracer_hist_deliver(&t->hist, t->main.tfs, run);
 	return 0;
 }
 
@@ -492,7 +430,8 @@ static bool tracer_stopped(struct noise_run *run)
 
 	if (t->halted)
 		return false;
-	if (tracefs_trace_is_on(t->main) == 1 && (!t->rec || tracefs_trace_is_on(t->rec) == 1))
+	if (tracefs_trace_is_on(t->main.tfs) == 1 &&
+	    (!t->rec.tfs || tracefs_trace_is_on(t->rec.tfs) == 1))
 		return false;
 	/* a signal between the first check and the read turned tracing off itself */
 	if (t->halted)
@@ -521,10 +460,10 @@ static void tracer_halt(struct noise_run *run)
 	if (!t)
 		return;
 	if (t->halted)
-		tracefs_iterate_stop(t->main);	/* a second signal: abandon the drain */
+		tracefs_iterate_stop(t->main.tfs);	/* a second signal: abandon the drain */
 	t->halted = 1;
-	set_on(t->main_on_fd, false);
-	set_on(t->rec_on_fd, false);
+	trace_instance_set_on(&t->main, false);
+	trace_instance_set_on(&t->rec, false);
 }
 
 static int tracer_rearm(struct noise_run *run)
@@ -535,8 +474,8 @@ static int tracer_rearm(struct noise_run *run)
 	run->stop_hit = false;
 	run->stop_cpu = -1;
 	run->stop_value_us = -1;
-	set_on(t->rec_on_fd, true);
-	set_on(t->main_on_fd, true);
+	trace_instance_set_on(&t->rec, true);
+	trace_instance_set_on(&t->main, true);
 	return 0;
 }
 
@@ -560,10 +499,10 @@ static int tracer_save_trace(struct noise_run *run, const char *path)
 	char *text;
 	int size = 0, ret;
 
-	if (!t->rec)
+	if (!t->rec.tfs)
 		return -ENOENT;
 	printf("  Saving trace to %s\n", path);
-	text = tracefs_instance_file_read(t->rec, "trace", &size);
+	text = tracefs_instance_file_read(t->rec.tfs, "trace", &size);
 	if (!text) {
 		err_msg("cannot read the trace: %s", strerror(errno));
 		return -EIO;
@@ -578,7 +517,7 @@ static int tracer_save_trace(struct noise_run *run, const char *path)
 /* hist: triggers keep their histogram in the event's hist file: save it before it goes. */
 static void save_hists(struct noise_run *run, struct tracer_priv *t)
 {
-	for (struct noise_event *ev = run->params->events; ev && t->rec; ev = ev->next) {
+	for (struct noise_event *ev = run->params->events; ev && t->rec.tfs; ev = ev->next) {
 		char path[256], *text;
 		int size = 0;
 
@@ -586,31 +525,11 @@ static void save_hists(struct noise_run *run, struct tracer_priv *t)
 			continue;
 		snprintf(path, sizeof(path), "%s_%s_hist.txt", ev->system, ev->event);
 		printf("  Saving event %s:%s hist to %s\n", ev->system, ev->event, path);
-		text = tracefs_event_file_read(t->rec, ev->system, ev->event, "hist", &size);
+		text = tracefs_event_file_read(t->rec.tfs, ev->system, ev->event, "hist", &size);
 		if (!text || copy_to_file(text, size, path))
 			err_msg("cannot save the hist of %s:%s", ev->system, ev->event);
 		free(text);
 	}
-}
-
-static void destroy_instance(struct tracer_priv *t, struct tracefs_instance **inst, int *on_fd,
-			     int *gid)
-{
-	if (*on_fd >= 0)
-		close(*on_fd);
-	*on_fd = -1;
-	if (!*inst)
-		return;
-	tracefs_trace_off(*inst);
-	tracefs_instance_file_write(*inst, "current_tracer", "nop");
-	if (tracefs_instance_destroy(*inst))
-		err_msg("could not remove instance %s: %s", tracefs_instance_get_name(*inst),
-			strerror(errno));
-	else
-		osnoise_instance_drop(&t->state, *gid);	/* still marked otherwise: a later sweep */
-	*gid = -1;
-	tracefs_instance_free(*inst);
-	*inst = NULL;
 }
 
 static void tracer_teardown(struct noise_run *run)
@@ -620,10 +539,9 @@ static void tracer_teardown(struct noise_run *run)
 	if (!t)
 		return;
 	save_hists(run, t);
-	destroy_instance(t, &t->rec, &t->rec_on_fd, &t->rec_gid);
-	destroy_instance(t, &t->main, &t->main_on_fd, &t->main_gid);
-	if (t->state_held)
-		osnoise_state_release(&t->state);
+	trace_instance_destroy(&t->rec);
+	trace_instance_destroy(&t->main);
+	osnoise_state_release(&t->state);
 	tep_free(t->tep);
 	free(t);
 	run->priv = NULL;

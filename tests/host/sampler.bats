@@ -181,7 +181,7 @@ check_rows() {
 	start_bg hwnoise --backend sampler -d 1s -q
 	finish_bg
 	[ "$status" -eq 0 ]
-	grep -q "^rtla hwnoise: removed tracefs instance rtla_sampler_$old left by a killed rtla run (pid $old)" "$T/err"
+	grep -q "^rtla hwnoise: removed instance rtla_sampler_$old left by a killed rtla run (pid $old)" "$T/err"
 	instance_gone "$old"
 	instance_gone "$BG"
 }

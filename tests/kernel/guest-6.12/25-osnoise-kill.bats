@@ -93,15 +93,15 @@ tool() {
 	[ "$status" -eq 1 ]
 	[[ $output == *"cannot replay line 1 of the record: 'osnoise/cpus 999'"* ]]
 	[[ $output == *"kept as /run/rtla/osnoise.state.bad-"*"(rm /run/rtla/osnoise.state.bad-"* ]]
-	printf 'pid 99999\nknob osnoise/cpus 999\nknob tracing_thresh 7\n' >/run/rtla/osnoise.state
+	printf 'pid 99999\nrestore /sys/kernel/tracing/osnoise/cpus 999\nrestore /sys/kernel/tracing/tracing_thresh 7\n' >/run/rtla/osnoise.state
 	run "$RTLA" osnoise top -c 1 -d 1s -q
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ $output == *"left by a killed rtla run (pid 99999)"* ]]
-	[[ $output =~ "cannot restore osnoise/cpus to '999': ".*" (E"[A-Z]+")" ]]
+	[[ $output =~ "cannot restore /sys/kernel/tracing/osnoise/cpus to '999': ".*" (E"[A-Z]+")" ]]
 	[ ! -e /run/rtla/osnoise.state ] || [ ! -s /run/rtla/osnoise.state ]
 	[ "$(ls /run/rtla/osnoise.state.bad-* | wc -l)" -eq 2 ]
-	grep -qx 'knob osnoise/cpus 999' /run/rtla/osnoise.state.bad-*
+	grep -qx 'restore /sys/kernel/tracing/osnoise/cpus 999' /run/rtla/osnoise.state.bad-*
 	# the next run is not blocked
 	run "$RTLA" osnoise top -c 1 -d 1s -q
 	echo "$output"
