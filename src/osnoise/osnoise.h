@@ -194,7 +194,10 @@ struct noise_backend {
 	/*
 	 * hand what was measured since the last call to noise_run_add_period()
 	 * and, when run->want_samples, every single noise to
-	 * noise_run_add_sample() (or, counted, to noise_run_add_samples())
+	 * noise_run_add_sample() (or, counted, to noise_run_add_samples());
+	 * after a second signal (run->stop_requested >= 2) it skips whatever
+	 * could take long (draining trace buffers) but still delivers what is
+	 * at hand, so the final table is never empty for no reason
 	 */
 	int (*collect)(struct noise_run *run);
 	/* did the measurement stop by itself (a -s/-S condition)? */

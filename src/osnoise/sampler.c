@@ -405,7 +405,8 @@ static int sampler_collect(struct noise_run *run)
 		if (s->sp[cpu])
 			ghead[cpu] = atomic_load_explicit(&s->sp[cpu]->gap_head,
 							  memory_order_acquire);
-	if (s->trace && smp_trace_drain(s->trace, &s->attr, run) && run->stop_requested < 2)
+	if (s->trace && run->stop_requested < 2 && smp_trace_drain(s->trace, &s->attr, run) &&
+	    run->stop_requested < 2)
 		debug_msg("sampler: reading the trace buffers failed");
 	for (int cpu = 0; cpu < s->nr_cpus; cpu++)
 		if (s->sp[cpu])

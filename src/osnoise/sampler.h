@@ -37,7 +37,7 @@
 #include "osnoise/osnoise.h"
 
 #define SMP_CACHELINE	64
-#define SMP_GAP_RING	(1u << 16)	/* gaps per CPU between two drains */
+#define SMP_GAP_RING	(1u << 15)	/* gaps per CPU between two drains (1 s): one per 30 us */
 #define SMP_TRACE_KEEP	16384		/* gaps kept for save_trace */
 #define SMP_TREC_EV	4		/* explaining events kept per gap */
 #define SMP_EVQ_MAX	(1u << 20)	/* events queued per CPU before dropping */

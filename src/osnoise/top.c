@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,16 +35,30 @@
  * NULL once the teardown started (it must finish, whatever arrives).
  */
 static struct noise_run *volatile signal_run;
+/*
+ * The handler also writes a byte here, which wakes wait_tick() at once: a
+ * signal that lands between its check of stop_requested and its sleep
+ * would otherwise be seen only a whole tick (up to 10 s) later.
+ */
+static int wake_fds[2] = { -1, -1 };
 
 static void on_signal(int sig)
 {
 	struct noise_run *run = signal_run;
+	int saved_errno = errno;
 
 	if (!run)
 		return;
 	run->stop_requested++;
 	if (run->backend)
 		run->backend->halt(run);
+	if (wake_fds[1] >= 0) {
+		/* a full pipe has a wake-up pending anyway */
+		ssize_t ignored = write(wake_fds[1], "", 1);
+
+		(void)ignored;
+	}
+	errno = saved_errno;
 }
 
 /*
@@ -71,6 +86,8 @@ static void install_signals(struct noise_run *run)
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	signal_run = run;
+	if (wake_fds[0] < 0 && pipe2(wake_fds, O_CLOEXEC | O_NONBLOCK))
+		wake_fds[0] = wake_fds[1] = -1;	/* then a tick it is */
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		sigaction(stop_signals[i], &sa, NULL);
@@ -174,7 +191,7 @@ static bool wait_tick(struct noise_run *run, struct tui *tui, const struct times
 {
 	double tick = tick_s(run);
 	double left = run->params->duration_s ? run->params->duration_s - seconds_since(t0) : tick;
-	struct timespec ts;
+	struct pollfd wake = { .fd = wake_fds[0], .events = POLLIN };
 
 	if (left <= 0)
 		return false;
@@ -182,9 +199,8 @@ static bool wait_tick(struct noise_run *run, struct tui *tui, const struct times
 		left = tick;
 	if (tui)
 		return tui_wait(tui, (int)(left * 1000)) && !run->stop_requested;
-	ts.tv_sec = (time_t)left;
-	ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
-	nanosleep(&ts, NULL);	/* a signal cuts it short, as it should */
+	if (!run->stop_requested)
+		poll(&wake, 1, (int)(left * 1000) + 1);	/* a signal ends it at once */
 	return !run->stop_requested;
 }
 
@@ -301,8 +317,7 @@ static void main_loop(struct noise_run *run, struct tui *tui, const struct times
 		b->rearm(run);
 	}
 	b->halt(run);
-	if (run->stop_requested < 2)
-		b->collect(run);
+	b->collect(run);
 }
 
 int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)

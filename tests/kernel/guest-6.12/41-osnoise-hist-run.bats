@@ -111,6 +111,21 @@ probe() {
 	done
 }
 
+@test "a second SIGINT skips the drain, yet the kernel's histogram is still printed" {
+	before=$(snapshot)
+	"$RTLA" osnoise hist -c 1 -d 60s >out.txt 2>&1 &
+	pid=$!
+	sleep 3
+	kill -INT "$pid"
+	kill -INT "$pid"
+	status=0
+	wait "$pid" || status=$?
+	cat out.txt
+	[ "$status" -eq 0 ]
+	grep -Eq '^count: +[1-9][0-9]*$' out.txt
+	assert_state_unchanged "$before"
+}
+
 @test "bad input: exit 1, one line, the kernel state untouched" {
 	unusual_settings
 	before=$(snapshot)
