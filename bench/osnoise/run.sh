@@ -12,6 +12,8 @@
 #   bench/osnoise/run.sh            (RTLA: the binary; default build/rtla)
 #   RUNS=3 SECONDS_PER_RUN=30 bench/osnoise/run.sh
 #   TOOLS=hist bench/osnoise/run.sh  (only hist; TOOLS=top only hwnoise)
+#   TOOLS=sampler bench/osnoise/run.sh  (the peak RSS of ours on the sampler
+#                                        backend, top and hist; no peer has one)
 set -eu
 cd "$(dirname "$0")/../.."
 RTLA=${RTLA:-build/rtla}
@@ -55,11 +57,30 @@ done
 EOS
 )
 
+sampler_script=$(cat <<EOS
+for i in \$(seq $runs); do
+	for args in "hwnoise --backend sampler -c 1 -d ${secs}s -q" "osnoise hist --backend sampler -c 1 -d ${secs}s"; do
+		rtla \$args >/tmp/out 2>&1 &
+		bg=\$!
+		hwm=0
+		while kill -0 \$bg 2>/dev/null; do
+			h=\$(awk '/^VmHWM/ { print \$2 }' /proc/\$bg/status 2>/dev/null)
+			[ -n "\$h" ] && [ "\$h" -gt "\$hwm" ] && hwm=\$h
+			sleep 1
+		done
+		wait \$bg
+		echo "SAMPLER \$hwm \${args%% --*}"
+	done
+done
+EOS
+)
+
 for t in $tools; do
 	case $t in
 	top) script+="$top_script"$'\n' ;;
 	hist) script+="$hist_script"$'\n' ;;
-	*) echo "unknown tool '$t' in TOOLS (top, hist)" >&2; exit 1 ;;
+	sampler) script+="$sampler_script"$'\n' ;;
+	*) echo "unknown tool '$t' in TOOLS (top, hist, sampler)" >&2; exit 1 ;;
 	esac
 done
 out=$(tests/kernel/vm-tier.sh --rtla "$RTLA" --kernel 6.12 --cmd "$script")
@@ -96,4 +117,9 @@ if grep -q '^HIST' <<<"$out"; then
 		printf "  samples:        %d / %d = %.3f (both count in the kernel: run-to-run variance)\n",
 			n["rtla"], n["rtla-peer"], n["rtla-peer"] ? n["rtla"] / n["rtla-peer"] : 0
 	}'
+fi
+if grep -q '^SAMPLER' <<<"$out"; then
+	echo
+	echo "sampler backend, -c 1 -d ${secs}s, peak RSS of ours (goal <= 8192 kB):"
+	echo "$out" | grep '^SAMPLER' | awk '{ printf "  %-14s %7d kB\n", $3 " " $4, $2 }'
 fi

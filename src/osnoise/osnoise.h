@@ -223,6 +223,7 @@ struct noise_run {
 	struct noise_cpu *cpu;		/* top: params->nr_cpus entries */
 	struct noise_hist *hist;	/* hist */
 
+	unsigned *periods;		/* completed periods by CPU (params->nr_cpus) */
 	uint64_t processed_events;
 	uint64_t missed_events;		/* UINT64_MAX: some lost, count unknown */
 

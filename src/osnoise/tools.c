@@ -73,7 +73,11 @@ const struct noise_tool hwnoise_hist_tool = {
 
 void noise_run_add_period(struct noise_run *run, const struct noise_period *p)
 {
-	if (p->cpu >= 0 && p->cpu < run->params->nr_cpus && run->tool->add_period)
+	if (p->cpu < 0 || p->cpu >= run->params->nr_cpus)
+		return;
+	if (run->periods)
+		run->periods[p->cpu]++;
+	if (run->tool->add_period)
 		run->tool->add_period(run, p);
 }
 

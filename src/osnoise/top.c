@@ -197,8 +197,11 @@ static bool wait_tick(struct noise_run *run, struct tui *tui, const struct times
 		return false;
 	if (left > tick)
 		left = tick;
+	/* q ends the run as Ctrl-C does */
+	if (tui && !tui_wait(tui, (int)(left * 1000)) && !run->stop_requested)
+		run->stop_requested = 1;
 	if (tui)
-		return tui_wait(tui, (int)(left * 1000)) && !run->stop_requested;
+		return !run->stop_requested;
 	if (!run->stop_requested)
 		poll(&wake, 1, (int)(left * 1000) + 1);	/* a signal ends it at once */
 	return !run->stop_requested;
@@ -294,6 +297,33 @@ static struct noise_hit *record_hit(struct noise_run *run, const struct timespec
 	return h;
 }
 
+/*
+ * -d is a number of periods as well: the periods that fit in it. The last
+ * of them ends a little after -d (each period runs late by the time its
+ * thread takes to wake), so at the deadline the run waits for every
+ * measured CPU to complete them, for at most one more period.
+ */
+static void finish_periods(struct noise_run *run, const struct timespec *t0)
+{
+	const struct noise_params *p = run->params;
+	double period_s = p->period_us / 1e6, limit = p->duration_s + (period_s < 1 ? period_s : 1);
+	unsigned due = period_s > 0 ? (unsigned)(p->duration_s / period_s) : 0;
+	struct pollfd wake = { .fd = wake_fds[0], .events = POLLIN };
+
+	if (!p->duration_s || !run->periods)
+		return;
+	while (!run->stop_requested && seconds_since(t0) < limit) {
+		bool missing = false;
+
+		for (int cpu = 0; cpu < p->nr_cpus && !missing; cpu++)
+			missing = CPU_ISSET(cpu, &p->cpus) && run->periods[cpu] < due;
+		if (!missing)
+			return;
+		poll(&wake, 1, 20);
+		run->backend->collect(run);
+	}
+}
+
 /* The measurement loop; returns with the backend halted. */
 static void main_loop(struct noise_run *run, struct tui *tui, const struct timespec *t0)
 {
@@ -316,6 +346,8 @@ static void main_loop(struct noise_run *run, struct tui *tui, const struct times
 		debug_msg("stop condition hit: continuing as asked");
 		b->rearm(run);
 	}
+	if (!run->stop_hit)
+		finish_periods(run, t0);
 	b->halt(run);
 	b->collect(run);
 }
@@ -346,7 +378,8 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 			goto out_json;
 		}
 	}
-	if (tool->sink_new(&run)) {
+	run.periods = calloc(p->nr_cpus, sizeof(*run.periods));
+	if (!run.periods || tool->sink_new(&run)) {
 		err_msg("out of memory");
 		goto out_json;
 	}
@@ -388,6 +421,7 @@ out_teardown:
 	tool->sink_free(&run);
 	free(run.hits);
 out_json:
+	free(run.periods);
 	if (json && json != stdout)
 		fclose(json);
 	if (record)
