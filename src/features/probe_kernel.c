@@ -136,6 +136,7 @@ static void probe_cap_u64(struct feat_ctx *ctx, struct feat_result *r)
 {
 	char path[300], status[4096], which[32], first[320] = "";
 	int nprocs = 0, nhigh = 0;
+	long first_pid = 0;
 	struct dirent *de;
 	DIR *d = sysroot_opendir("/proc");
 
@@ -150,8 +151,13 @@ static void probe_cap_u64(struct feat_ctx *ctx, struct feat_result *r)
 		if (sysroot_read(path, status, sizeof(status)) <= 0 || !strstr(status, "CapBnd:"))
 			continue;
 		nprocs++;
-		if (high_bits(status, which, sizeof(which)) && !nhigh++)
+		if (!high_bits(status, which, sizeof(which)))
+			continue;
+		/* the lowest PID, so that a captured tree reads as the live one */
+		if (!nhigh++ || atol(de->d_name) < first_pid) {
+			first_pid = atol(de->d_name);
 			snprintf(first, sizeof(first), "pid %s %s", de->d_name, which);
+		}
 	}
 	closedir(d);
 	if (!nprocs)
