@@ -134,14 +134,14 @@ static int parse_args(int argc, char **argv, struct capture_opts *o)
 		switch (id) {
 		case 'x':
 			if (!p.arg[0])
-				return cli_error(&p, "empty pattern", p.arg);
+				return cli_error(&p, p.word, "empty pattern");
 			if (o->nexcludes == MAX_EXCLUDES)
-				return cli_error(&p, "too many patterns (64 at most)", p.arg);
+				return cli_error(&p, p.word, "too many patterns (64 at most)");
 			o->excludes[o->nexcludes++] = p.arg;
 			break;
 		case OPT_MAX_SIZE:
 			if (parse_size(p.arg, &o->max_size, err))
-				return cli_error(&p, "not a size (e.g. 64M)", p.arg);
+				return cli_error(&p, p.word, err);
 			break;
 		case OPT_DRY_RUN:
 			o->dry_run = true;
