@@ -237,6 +237,9 @@ int cmd_features(int argc, char **argv)
 			struct out_row *r;
 
 			d->probe(&ctx, &res);
+			/* a file's value may span lines: one line a row */
+			for (char *nl = res.evidence; (nl = strpbrk(nl, "\n\t")); )
+				*nl = ' ';
 			r = out_row_add(t);
 			out_set_str(r, COL_GROUP, groups[g].name);
 			out_set_str(r, COL_FEATURE, d->name);

@@ -298,6 +298,8 @@ static void probe_damon_ops(struct feat_ctx *ctx, struct feat_result *r)
 		return;
 	}
 	ret = sysroot_read(path, ops, sizeof(ops));
+	for (char *nl = ops; ret > 0 && (nl = strchr(nl, '\n')); )
+		*nl = ',';	/* one operations set a line */
 	if (ret < 0)
 		feat_set(r, FEAT_UNKNOWN, "%s: %s", path, strerror(-ret));
 	else
@@ -316,6 +318,8 @@ static void probe_damon_filters(struct feat_ctx *ctx, struct feat_result *r)
 		feat_set(r, FEAT_YES, "core_filters/ and ops_filters/ (%s)", path);
 	else if (first_kdamond_file("schemes/0/filters", path, sizeof(path)))
 		feat_set(r, FEAT_PARTIAL, "legacy filters/ only (%s)", path);
+	else if (first_kdamond_file("schemes/0", path, sizeof(path)))
+		feat_set(r, FEAT_NO, "%s has no filters/, core_filters/ or ops_filters/", path);
 	else
 		feat_set(r, FEAT_UNKNOWN, "no kdamond with a scheme to look at "
 			 "(making one would be a write)");
