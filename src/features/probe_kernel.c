@@ -274,7 +274,7 @@ static bool first_kdamond_file(const char *rest, char *path, size_t len)
 	long long n;
 
 	if (sysroot_read_ll(KDAMONDS "/nr_kdamonds", &n))
-		return false;
+		return false;	/* the callers have said why (damon_readable) */
 	for (long long k = 0; k < n && k < 64; k++) {
 		snprintf(path, len, KDAMONDS "/%lld/contexts/0/%s", k, rest);
 		if (sysroot_exists(path))
@@ -283,15 +283,29 @@ static bool first_kdamond_file(const char *rest, char *path, size_t len)
 	return false;
 }
 
+/* DAMON is there and nr_kdamonds can be read; if not, the row says why. */
+static bool damon_readable(struct feat_result *r)
+{
+	long long n;
+	int ret;
+
+	if (!sysroot_exists(DAMON_ADMIN)) {
+		feat_set(r, FEAT_NO, "no " DAMON_ADMIN);
+		return false;
+	}
+	ret = sysroot_read_ll(KDAMONDS "/nr_kdamonds", &n);
+	if (ret)
+		feat_set(r, FEAT_UNKNOWN, KDAMONDS "/nr_kdamonds: %s", strerror(-ret));
+	return !ret;
+}
+
 static void probe_damon_ops(struct feat_ctx *ctx, struct feat_result *r)
 {
 	char path[160], ops[128];
 	int ret;
 
-	if (!sysroot_exists(DAMON_ADMIN)) {
-		feat_set(r, FEAT_NO, "no " DAMON_ADMIN);
+	if (!damon_readable(r))
 		return;
-	}
 	if (!first_kdamond_file("avail_operations", path, sizeof(path))) {
 		feat_set(r, FEAT_UNKNOWN, "no kdamond with a context to read avail_operations "
 			 "from (making one would be a write)");
@@ -310,10 +324,8 @@ static void probe_damon_filters(struct feat_ctx *ctx, struct feat_result *r)
 {
 	char path[160];
 
-	if (!sysroot_exists(DAMON_ADMIN)) {
-		feat_set(r, FEAT_NO, "no " DAMON_ADMIN);
+	if (!damon_readable(r))
 		return;
-	}
 	if (first_kdamond_file("schemes/0/core_filters", path, sizeof(path)))
 		feat_set(r, FEAT_YES, "core_filters/ and ops_filters/ (%s)", path);
 	else if (first_kdamond_file("schemes/0/filters", path, sizeof(path)))
@@ -332,14 +344,8 @@ static void probe_kdamonds(struct feat_ctx *ctx, struct feat_result *r)
 	size_t off = 0;
 	int on = 0;
 
-	if (!sysroot_exists(DAMON_ADMIN)) {
-		feat_set(r, FEAT_NO, "no " DAMON_ADMIN);
+	if (!damon_readable(r) || sysroot_read_ll(KDAMONDS "/nr_kdamonds", &n))
 		return;
-	}
-	if (sysroot_read_ll(KDAMONDS "/nr_kdamonds", &n)) {
-		feat_set(r, FEAT_UNKNOWN, "cannot read " KDAMONDS "/nr_kdamonds");
-		return;
-	}
 	for (long long k = 0; k < n && off < sizeof(list); k++) {
 		snprintf(path, sizeof(path), KDAMONDS "/%lld/state", k);
 		if (sysroot_read(path, state, sizeof(state)) < 0)

@@ -8,8 +8,10 @@
  * event directories these rows look at).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "features/features.h"
 #include "sysroot.h"
@@ -32,6 +34,18 @@ static const char *tracefs(struct feat_ctx *ctx)
 	return NULL;
 }
 
+/* Why there is no tracefs to read: not mounted, or not ours to look at. */
+static void tracefs_missing(struct feat_result *r)
+{
+	char path[PATH_MAX];
+
+	if (access(sysroot_path("/sys/kernel/tracing/available_tracers", path, sizeof(path)),
+		   F_OK) && errno == EACCES)
+		feat_set(r, FEAT_UNKNOWN, "/sys/kernel/tracing: %s (root reads it)", strerror(EACCES));
+	else
+		feat_set(r, FEAT_UNKNOWN, "tracefs is not mounted");
+}
+
 /* Read FILE of tracefs into buf; on failure the row says why. */
 static int trace_read(struct feat_ctx *ctx, struct feat_result *r, const char *file,
 		      char *buf, size_t len)
@@ -41,7 +55,7 @@ static int trace_read(struct feat_ctx *ctx, struct feat_result *r, const char *f
 	int n;
 
 	if (!dir) {
-		feat_set(r, FEAT_UNKNOWN, "tracefs is not mounted");
+		tracefs_missing(r);
 		return -ENOENT;
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
@@ -58,6 +72,11 @@ static void probe_tracefs(struct feat_ctx *ctx, struct feat_result *r)
 
 	if (dir) {
 		feat_set(r, FEAT_YES, "mounted: %s/available_tracers is there", dir);
+		return;
+	}
+	tracefs_missing(r);
+	if (r->evidence[0] == '/') {
+		r->state = FEAT_YES;	/* there, only not readable for us */
 		return;
 	}
 	if (sysroot_read("/proc/filesystems", fs, sizeof(fs)) < 0) {
@@ -167,7 +186,7 @@ static void probe_events(struct feat_ctx *ctx, struct feat_result *r, const char
 	int have = 0, want = 0;
 
 	if (!tracefs(ctx)) {
-		feat_set(r, FEAT_UNKNOWN, "tracefs is not mounted");
+		tracefs_missing(r);
 		return;
 	}
 	for (; *events; events++, want++) {
