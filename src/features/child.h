@@ -16,9 +16,10 @@ int feat_run_child(int (*fn)(void *out, void *arg), void *arg, void *out, size_t
 
 /*
  * In a child: a mount namespace of its own, every mount private, and a
- * tmpfs on DIR that only this namespace sees. The namespace, and all that is
- * mounted in it, ends with the child however it ends. 0 or -errno.
+ * tmpfs that only this namespace sees, over /tmp (or /run, /mnt, /dev/shm
+ * where there is no /tmp). The namespace, and all that is mounted in it,
+ * ends with the child however it ends. The directory, or NULL with errno.
  */
-int feat_private_tmp(const char *dir);
+const char *feat_private_tmp(void);
 
 #endif

@@ -92,8 +92,6 @@ void fuse_flag_names(uint64_t flags, char *buf, size_t len)
 	}
 }
 
-#define MNT_DIR "/tmp/fuse"
-
 static int fail(struct fuse_init_info *info, const char *step)
 {
 	info->err = -errno;
@@ -122,21 +120,24 @@ static int fuse_child(void *out, void *arg)
 		struct fuse_out_hdr hdr;
 		struct fuse_init_out_msg init;
 	} reply;
-	char opts[128];
+	char opts[128], mnt[64];
+	const char *tmp;
 	ssize_t n;
 	int fd;
 
 	memset(info, 0, sizeof(*info));
-	if (feat_private_tmp("/tmp"))
+	tmp = feat_private_tmp();
+	if (!tmp)
 		return fail(info, "private mount namespace");
-	if (mkdir(MNT_DIR, 0700))
+	snprintf(mnt, sizeof(mnt), "%s/fuse", tmp);
+	if (mkdir(mnt, 0700))
 		return fail(info, "mkdir on the private tmpfs");
 	fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return fail(info, "open /dev/fuse");
 	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=%u,group_id=%u", fd,
 		 getuid(), getgid());
-	if (mount("rtla-features", MNT_DIR, "fuse.rtla-features", MS_NOSUID | MS_NODEV, opts))
+	if (mount("rtla-features", mnt, "fuse.rtla-features", MS_NOSUID | MS_NODEV, opts))
 		return fail(info, "mount");
 	/* the tests stop the probe here, with the mount in place, and kill it */
 	if (getenv("RTLA_TEST_FUSE_STOP"))
@@ -165,7 +166,7 @@ static int fuse_child(void *out, void *arg)
 	reply.init.time_gran = 1;
 	if (write(fd, &reply, sizeof(reply)) != sizeof(reply))
 		return fail(info, "answer INIT");
-	if (umount2(MNT_DIR, MNT_DETACH))
+	if (umount2(mnt, MNT_DETACH))
 		return fail(info, "umount");
 	close(fd);
 	return 0;

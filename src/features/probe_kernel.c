@@ -188,22 +188,25 @@ struct fcap_answer {
 static int fcap_child(void *out, void *arg)
 {
 	struct fcap_answer *a = out;
-	const char *step = "mount";
+	const char *step = "mount", *tmp;
+	char file[64];
 	ssize_t n;
 	int fd;
 
-	if (feat_private_tmp("/tmp"))
+	tmp = feat_private_tmp();
+	if (!tmp)
 		goto fail;
+	snprintf(file, sizeof(file), "%s/v3", tmp);
 	step = "create";
-	fd = open("/tmp/v3", O_CREAT | O_WRONLY, 0600);
+	fd = open(file, O_CREAT | O_WRONLY, 0600);
 	if (fd < 0)
 		goto fail;
 	close(fd);
 	step = "setxattr";
-	if (setxattr("/tmp/v3", "security.capability", fcap_v3, sizeof(fcap_v3), 0))
+	if (setxattr(file, "security.capability", fcap_v3, sizeof(fcap_v3), 0))
 		goto fail;
 	step = "getxattr";
-	n = getxattr("/tmp/v3", "security.capability", a->val, sizeof(a->val));
+	n = getxattr(file, "security.capability", a->val, sizeof(a->val));
 	if (n < 0)
 		goto fail;
 	a->len = n;
