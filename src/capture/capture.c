@@ -22,7 +22,8 @@
 #define MAX_EXCLUDES 64
 #define DEFAULT_MAX_SIZE (256ULL << 20)
 
-enum { OPT_EXCLUDE = CLI_LONG, OPT_MAX_SIZE, OPT_DRY_RUN };
+enum { OPT_EXCLUDE = CLI_LONG, OPT_MAX_SIZE, OPT_DRY_RUN, OPT_PIDS };
+#define MAX_PIDS 1024
 
 static void usage(FILE *f);
 
@@ -32,6 +33,8 @@ static const struct cli_option options[] = {
 		  "repeatable"),
 	CLI_VALUE(OPT_MAX_SIZE, "max-size", "SIZE", "fail rather than capture more than SIZE\n"
 		  "bytes (K, M, G suffixes; default 256M)"),
+	CLI_VALUE(OPT_PIDS, "pids", "LIST", "of the processes, only these (comma-separated PIDs)",
+		  .complete = CLI_COMP_PIDS),
 	CLI_FLAG(OPT_DRY_RUN, "dry-run", "read everything and report the sizes, write nothing"),
 	OUT_CLI_OPTIONS,
 	CLI_OPT_HELP("show this help"),
@@ -108,9 +111,14 @@ static int parse_size(const char *s, uint64_t *bytes, char *err)
 	return 0;
 }
 
+struct capture_opts;
+static int parse_pids(const char *list, struct capture_opts *o, char *err);
+
 struct capture_opts {
 	const char *excludes[MAX_EXCLUDES];
 	int nexcludes;
+	int pids[MAX_PIDS];
+	int npids;
 	uint64_t max_size;
 	bool dry_run;
 	struct out_opts out;
@@ -146,6 +154,10 @@ static int parse_args(int argc, char **argv, struct capture_opts *o)
 		case OPT_DRY_RUN:
 			o->dry_run = true;
 			break;
+		case OPT_PIDS:
+			if (parse_pids(p.arg, o, err))
+				return cli_error(&p, p.word, err);
+			break;
 		}
 	}
 	if (id < 0)
@@ -161,6 +173,32 @@ static int parse_args(int argc, char **argv, struct capture_opts *o)
 	for (int i = 0; i < o->nfiles; i++)
 		if (!o->files[i][0])
 			return cli_usage_error(&capture_cli, "empty path", "''");
+	return 0;
+}
+
+/* "1,2,812": each a PID; added to those of an earlier --pids. */
+static int parse_pids(const char *list, struct capture_opts *o, char *err)
+{
+	const char *s = list;
+
+	do {
+		size_t len = strcspn(s, ",");
+		char word[16];
+		long long pid;
+
+		if (!len || len >= sizeof(word) || o->npids == MAX_PIDS) {
+			snprintf(err, PARSE_ERR_MAX, "'%s' is not a list of PIDs", list);
+			return -EINVAL;
+		}
+		memcpy(word, s, len);
+		word[len] = '\0';
+		if (parse_llong(word, 1, INT_MAX, &pid, err)) {
+			snprintf(err, PARSE_ERR_MAX, "'%s' is not a PID", word);
+			return -EINVAL;
+		}
+		o->pids[o->npids++] = pid;
+		s += len;
+	} while (*s++ == ',');
 	return 0;
 }
 
@@ -269,6 +307,10 @@ static char *manifest(const struct cap_ctx *ctx, const struct capture_opts *o, s
 	for (int i = 0; i < o->nexcludes; i++)
 		json_str(&j, NULL, o->excludes[i]);
 	json_array_end(&j);
+	json_array_begin(&j, "pids");
+	for (int i = 0; i < o->npids; i++)
+		json_i64(&j, NULL, o->pids[i]);
+	json_array_end(&j);
 	json_array_begin(&j, "paths");
 	for (int i = 0; i < o->nfiles; i++)
 		json_str(&j, NULL, o->files[i]);
@@ -372,6 +414,8 @@ int cmd_capture(int argc, char **argv)
 	}
 	ctx.excludes = o.excludes;
 	ctx.nexcludes = o.nexcludes;
+	ctx.pids = o.pids;
+	ctx.npids = o.npids;
 	ctx.max_size = o.max_size;
 	ret = cap_capture_all(&ctx, o.files, o.nfiles);
 	if (!ret && ctx.sink) {

@@ -59,6 +59,8 @@ struct cap_ctx {
 	struct cap_sink *sink;		/* NULL with --dry-run */
 	const char *const *excludes;
 	int nexcludes;
+	const int *pids;		/* --pids: only these processes (npids > 0) */
+	int npids;
 	uint64_t max_size;		/* of all files together */
 	uint64_t total;
 	enum cap_source src;

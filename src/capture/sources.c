@@ -292,7 +292,13 @@ static void capture_processes(struct cap_ctx *ctx)
 		return;
 	}
 	while (!ctx->err && (de = readdir(d))) {
+		bool wanted = !ctx->npids;
+
 		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		for (int i = 0; i < ctx->npids && !wanted; i++)
+			wanted = ctx->pids[i] == atoi(de->d_name);
+		if (!wanted)
 			continue;
 		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 			snprintf(path, sizeof(path), "/proc/%s/%s", de->d_name, files[i]);

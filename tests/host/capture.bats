@@ -222,3 +222,36 @@ assert src["total"]["bytes"] == sum(s["bytes"] for n, s in src.items() if n != "
 	grep -qE '^processes +[1-9][0-9]* +[1-9]' "$tmp/report"
 	grep -qE '^total .*dry run: nothing written' "$tmp/report"
 }
+
+@test "capture: --pids takes only those processes, and says so in the manifest" {
+	sleep 300 &
+	pids+=($!)
+	"$RTLA" capture --pids "1,$!" "$tmp/cap" >/dev/null
+	[ "$(ls "$tmp/cap/proc" | grep -E '^[0-9]+$' | sort -n | tr '\n' ' ')" = "1 $! " ]
+	[ -f "$tmp/cap/proc/$!/maps" ] && [ -f "$tmp/cap/proc/$!/stat" ]
+	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["pids"] == [1, int(sys.argv[2])]' \
+		"$tmp/cap/rtla-capture.json" "$!"
+	run_split "$RTLA" capture --pids 1,abc "$tmp/cap2"
+	[ "$status" -eq 1 ] && [ "$err" = "rtla capture: --pids: 'abc' is not a PID" ]
+}
+
+@test "capture: killed at any moment, it leaves a complete capture or no DEST at all" {
+	for delay in 0.005 0.02 0.05 0.1 0.2; do
+		"$RTLA" capture "$tmp/cap" >/dev/null 2>&1 &
+		p=$!
+		sleep "$delay"
+		kill -9 "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+		if [ -e "$tmp/cap" ]; then
+			echo "$delay: finished before the kill"
+			python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["complete"]' \
+				"$tmp/cap/rtla-capture.json"
+			rm -rf "$tmp/cap"
+		else
+			echo "$delay: killed; left: $(ls -A "$tmp")"
+		fi
+		# whatever is left says what it is
+		! ls -A "$tmp" | grep -v '^\.cap\.rtla-partial\.'
+		rm -rf "$tmp"/.cap.rtla-partial.*
+	done
+}
