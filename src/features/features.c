@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -161,6 +162,77 @@ int feat_list_dir(const char *dir, const char *prefix, const char *sep, char *bu
 	return n;
 }
 
+/* The whole config text of a (gzip'd or plain) file, or NULL. */
+static char *read_config(const char *path)
+{
+	char host[4096], *buf = NULL, *p;
+	size_t len = 0, cap = 0;
+	gzFile gz = gzopen(sysroot_path(path, host, sizeof(host)), "rb");
+	int n = 0;
+
+	if (!gz)
+		return NULL;
+	do {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 262144;
+			if (cap > (64u << 20) || !(p = realloc(buf, cap + 1)))
+				break;
+			buf = p;
+		}
+		n = gzread(gz, buf + len, cap - len);
+		if (n > 0)
+			len += n;
+	} while (n > 0);
+	gzclose(gz);
+	if (!buf || !len || n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+const char *feat_kconfig(struct feat_ctx *ctx, const char *name, char *buf, size_t len)
+{
+	char want[96], rel[128], path[300];
+	const char *p;
+
+	if (!ctx->kconfig_done) {
+		ctx->kconfig_done = true;
+		snprintf(path, sizeof(path), "/proc/config.gz");
+		ctx->kconfig = read_config(path);
+		if (!ctx->kconfig && sysroot_read("/proc/sys/kernel/osrelease", rel, sizeof(rel)) > 0) {
+			snprintf(path, sizeof(path), "/boot/config-%s", rel);
+			ctx->kconfig = read_config(path);
+		}
+	}
+	if (!ctx->kconfig)
+		return NULL;
+	snprintf(want, sizeof(want), "\n%s=", name);
+	p = strstr(ctx->kconfig, want);
+	if (!p && !strncmp(ctx->kconfig, want + 1, strlen(want + 1)))
+		p = ctx->kconfig - 1;	/* the first line */
+	if (!p)
+		return "n";
+	p += strlen(want);
+	snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
+	return buf;
+}
+
+/* "CONFIG_X=y" or "CONFIG_X is not set", where the config is known. */
+static void add_kconfig(struct feat_ctx *ctx, struct feat_result *r, const char *name)
+{
+	char val[64];
+	const char *v = feat_kconfig(ctx, name, val, sizeof(val));
+
+	if (!v || strstr(r->evidence, name))
+		return;
+	if (!strcmp(v, "n"))
+		feat_add(r, "%s is not set", name);
+	else
+		feat_add(r, "%s=%s", name, v);
+}
+
 static const char *state_name(enum feat_state s)
 {
 	static const char *const names[] = {
@@ -237,6 +309,8 @@ int cmd_features(int argc, char **argv)
 			struct out_row *r;
 
 			d->probe(&ctx, &res);
+			if (d->kconfig)
+				add_kconfig(&ctx, &res, d->kconfig);
 			/* a file's value may span lines: one line a row */
 			for (char *nl = res.evidence; (nl = strpbrk(nl, "\n\t")); )
 				*nl = ' ';
@@ -254,5 +328,6 @@ int cmd_features(int argc, char **argv)
 	}
 	ret = out_table_print(t);
 	out_table_free(t);
+	free(ctx.kconfig);
 	return ret ? EXIT_ERROR : EXIT_PASSED;
 }

@@ -43,6 +43,8 @@ struct feat_ctx {
 	char tracefs[64];	/* where tracefs is under the root, "" if nowhere */
 	bool fuse_done;
 	struct fuse_init_info fuse;
+	bool kconfig_done;
+	char *kconfig;		/* the kernel's .config text, NULL if none found */
 };
 
 struct feat_def {
@@ -51,6 +53,9 @@ struct feat_def {
 	const char *since;
 	const char *needed_by;
 	void (*probe)(struct feat_ctx *ctx, struct feat_result *r);
+	/* a CONFIG_ symbol whose setting, where the kernel's config is known,
+	 * is added to the evidence: it says why a "no" is a no */
+	const char *kconfig;
 };
 
 /* The rows of each group, NULL-name terminated. */
@@ -72,6 +77,13 @@ bool feat_live_only(const struct feat_ctx *ctx, struct feat_result *r, const cha
 int feat_list_dir(const char *dir, const char *prefix, const char *sep, char *buf, size_t len);
 /* Is WORD one of the space-separated words of LIST? */
 bool feat_has_word(const char *list, const char *word);
+
+/*
+ * The setting of CONFIG_NAME in the kernel's config (/proc/config.gz, else
+ * /boot/config-RELEASE, under the root): "y", "m", a value, "n" for "is not
+ * set" or absent, or NULL when no config can be read.
+ */
+const char *feat_kconfig(struct feat_ctx *ctx, const char *name, char *buf, size_t len);
 
 /* FUSE INIT: mount our own file system in a private namespace (fuse_probe.c). */
 void fuse_init_probe(struct fuse_init_info *info);

@@ -286,10 +286,11 @@ static void probe_extensions(struct feat_ctx *ctx, struct feat_result *r)
 }
 
 const struct feat_def feat_fuse[] = {
-	{ "fuse", "/dev/fuse", "2.6.14", "-", probe_dev_fuse },
-	{ "fuse", "FUSE INIT", "2.6.14", "-", probe_init },
-	{ "fuse", "FUSE_INIT_EXT", "5.17 (7.36)", "-", probe_init_ext },
-	{ "fuse", "request extensions", "6.2 (7.38)", "-", probe_extensions },
-	{ "fuse", "FUSE_CREATE_SUPP_GROUP", "6.2 (7.38)", "-", probe_supp_group },
-	{ NULL },
+	{ "fuse", "/dev/fuse", "2.6.14", "-", probe_dev_fuse,
+	  "CONFIG_FUSE_FS" },
+	{ "fuse", "FUSE INIT", "2.6.14", "-", probe_init, NULL },
+	{ "fuse", "FUSE_INIT_EXT", "5.17 (7.36)", "-", probe_init_ext, NULL },
+	{ "fuse", "request extensions", "6.2 (7.38)", "-", probe_extensions, NULL },
+	{ "fuse", "FUSE_CREATE_SUPP_GROUP", "6.2 (7.38)", "-", probe_supp_group, NULL },
+	{ 0 },
 };

@@ -46,12 +46,12 @@ static void probe_cpu_list(struct feat_result *r, const char *file, const char *
 
 static void probe_nohz_full(struct feat_ctx *ctx, struct feat_result *r)
 {
-	probe_cpu_list(r, "nohz_full", "CONFIG_NO_HZ_FULL not set");
+	probe_cpu_list(r, "nohz_full", "no nohz_full support");
 }
 
 static void probe_isolated(struct feat_ctx *ctx, struct feat_result *r)
 {
-	probe_cpu_list(r, "isolated", "kernel older than 4.2");
+	probe_cpu_list(r, "isolated", "no list of isolated CPUs");
 }
 
 /* Append "cpuA[-B] VALUE" for one run of CPUs to out. */
@@ -172,11 +172,16 @@ static void probe_smt(struct feat_ctx *ctx, struct feat_result *r)
 }
 
 const struct feat_def feat_realtime[] = {
-	{ "realtime", "PREEMPT_RT", "6.12", "osnoise,hwnoise", probe_rt },
-	{ "realtime", "nohz_full CPUs", "3.10", "osnoise,hwnoise", probe_nohz_full },
-	{ "realtime", "isolated CPUs", "4.2", "osnoise,hwnoise", probe_isolated },
-	{ "realtime", "cpufreq", "2.6.0", "dhry", probe_cpufreq },
-	{ "realtime", "cpuidle states", "2.6.21", "-", probe_cpuidle },
-	{ "realtime", "SMT siblings", "4.19", "dhry", probe_smt },
-	{ NULL },
+	{ "realtime", "PREEMPT_RT", "6.12", "osnoise,hwnoise", probe_rt,
+	  "CONFIG_PREEMPT_RT" },
+	{ "realtime", "nohz_full CPUs", "3.10", "osnoise,hwnoise", probe_nohz_full,
+	  "CONFIG_NO_HZ_FULL" },
+	{ "realtime", "isolated CPUs", "4.2", "osnoise,hwnoise", probe_isolated, NULL },
+	{ "realtime", "cpufreq", "2.6.0", "dhry", probe_cpufreq,
+	  "CONFIG_CPU_FREQ" },
+	{ "realtime", "cpuidle states", "2.6.21", "-", probe_cpuidle,
+	  "CONFIG_CPU_IDLE" },
+	{ "realtime", "SMT siblings", "4.19", "dhry", probe_smt,
+	  "CONFIG_SCHED_SMT" },
+	{ 0 },
 };

@@ -97,9 +97,9 @@ static void probe_mdwe_no_inherit(struct feat_ctx *ctx, struct feat_result *r)
 }
 
 const struct feat_def feat_mdwe[] = {
-	{ "mdwe", "PR_SET_MDWE", "6.3", "mdwe", probe_mdwe },
-	{ "mdwe", "PR_MDWE_NO_INHERIT", "6.6", "mdwe", probe_mdwe_no_inherit },
-	{ NULL },
+	{ "mdwe", "PR_SET_MDWE", "6.3", "mdwe", probe_mdwe, NULL },
+	{ "mdwe", "PR_MDWE_NO_INHERIT", "6.6", "mdwe", probe_mdwe_no_inherit, NULL },
+	{ 0 },
 };
 
 /* ---- capabilities ---- */
@@ -244,10 +244,10 @@ static void probe_fcap_v3(struct feat_ctx *ctx, struct feat_result *r)
 }
 
 const struct feat_def feat_caps[] = {
-	{ "caps", "cap_last_cap", "3.2", "capdump", probe_cap_last_cap },
-	{ "caps", "u64 sets in use", "2.6.25", "capdump", probe_cap_u64 },
-	{ "caps", "file caps v3 (rootid)", "4.14", "capdump --files", probe_fcap_v3 },
-	{ NULL },
+	{ "caps", "cap_last_cap", "3.2", "capdump", probe_cap_last_cap, NULL },
+	{ "caps", "u64 sets in use", "2.6.25", "capdump", probe_cap_u64, NULL },
+	{ "caps", "file caps v3 (rootid)", "4.14", "capdump --files", probe_fcap_v3, NULL },
+	{ 0 },
 };
 
 /* ---- DAMON (read only) ---- */
@@ -364,11 +364,12 @@ static void probe_kdamonds(struct feat_ctx *ctx, struct feat_result *r)
 }
 
 const struct feat_def feat_damon[] = {
-	{ "damon", "DAMON sysfs", "5.18", "damos", probe_damon_sysfs },
-	{ "damon", "avail_operations", "6.0", "damos", probe_damon_ops },
-	{ "damon", "core/ops filter layout", "6.15 (filters/ 6.3)", "damos", probe_damon_filters },
-	{ "damon", "kdamonds running", "5.18", "damos", probe_kdamonds },
-	{ NULL },
+	{ "damon", "DAMON sysfs", "5.18", "damos", probe_damon_sysfs,
+	  "CONFIG_DAMON_SYSFS" },
+	{ "damon", "avail_operations", "6.0", "damos", probe_damon_ops, NULL },
+	{ "damon", "core/ops filter layout", "6.15 (filters/ 6.3)", "damos", probe_damon_filters, NULL },
+	{ "damon", "kdamonds running", "5.18", "damos", probe_kdamonds, NULL },
+	{ 0 },
 };
 
 /* ---- pata_parport ---- */
@@ -421,10 +422,12 @@ static void probe_protocols(struct feat_ctx *ctx, struct feat_result *r)
 }
 
 const struct feat_def feat_parport[] = {
-	{ "parport", "parport ports", "2.4", "parport", probe_parports },
-	{ "parport", "pata_parport bus", "6.3", "parport", probe_pata_bus },
-	{ "parport", "pata_parport protocols", "6.3", "parport", probe_protocols },
-	{ NULL },
+	{ "parport", "parport ports", "2.4", "parport", probe_parports,
+	  "CONFIG_PARPORT" },
+	{ "parport", "pata_parport bus", "6.3", "parport", probe_pata_bus,
+	  "CONFIG_PATA_PARPORT" },
+	{ "parport", "pata_parport protocols", "6.3", "parport", probe_protocols, NULL },
+	{ 0 },
 };
 
 /* ---- memfd ---- */
@@ -442,8 +445,8 @@ static void probe_memfd_noexec(struct feat_ctx *ctx, struct feat_result *r)
 }
 
 const struct feat_def feat_memfd[] = {
-	{ "memfd", "vm.memfd_noexec", "6.3", "-", probe_memfd_noexec },
-	{ NULL },
+	{ "memfd", "vm.memfd_noexec", "6.3", "-", probe_memfd_noexec, NULL },
+	{ 0 },
 };
 
 /* ---- benchmarks and counters ---- */
@@ -473,7 +476,8 @@ static int module_listed(const char *release, const char *file, const char *name
 
 static void probe_test_dhry(struct feat_ctx *ctx, struct feat_result *r)
 {
-	char rel[128];
+	char rel[128], val[16];
+	const char *config;
 	int dep, builtin;
 
 	if (sysroot_exists("/sys/module/test_dhry")) {
@@ -500,6 +504,10 @@ static void probe_test_dhry(struct feat_ctx *ctx, struct feat_result *r)
 	else
 		feat_set(r, FEAT_NO, "not loaded, not in /lib/modules/%s/modules.dep%s", rel,
 			 builtin == 0 ? " nor modules.builtin" : "");
+	/* without the module files the kernel's config still says "never" */
+	config = feat_kconfig(ctx, "CONFIG_TEST_DHRY", val, sizeof(val));
+	if (r->state == FEAT_UNKNOWN && config && !strcmp(config, "n"))
+		r->state = FEAT_NO;
 }
 
 static void probe_perf_cycles(struct feat_ctx *ctx, struct feat_result *r)
@@ -536,7 +544,9 @@ static void probe_perf_cycles(struct feat_ctx *ctx, struct feat_result *r)
 }
 
 const struct feat_def feat_bench[] = {
-	{ "bench", "test_dhry module", "6.3", "dhry", probe_test_dhry },
-	{ "bench", "perf cycles counter", "2.6.31", "dhry (DMIPS/MHz)", probe_perf_cycles },
-	{ NULL },
+	{ "bench", "test_dhry module", "6.3", "dhry", probe_test_dhry,
+	  "CONFIG_TEST_DHRY" },
+	{ "bench", "perf cycles counter", "2.6.31", "dhry (DMIPS/MHz)", probe_perf_cycles,
+	  "CONFIG_PERF_EVENTS" },
+	{ 0 },
 };

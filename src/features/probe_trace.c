@@ -249,26 +249,30 @@ static void probe_btf(struct feat_ctx *ctx, struct feat_result *r)
 	if (sysroot_exists("/sys/kernel/btf/vmlinux"))
 		feat_set(r, FEAT_YES, "/sys/kernel/btf/vmlinux is there");
 	else
-		feat_set(r, FEAT_NO, "no /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF)");
+		feat_set(r, FEAT_NO, "no /sys/kernel/btf/vmlinux");
 }
 
 const struct feat_def feat_tracing[] = {
-	{ "tracing", "tracefs", "4.1", "osnoise,hwnoise", probe_tracefs },
-	{ "tracing", "osnoise tracer", "5.14", "osnoise,hwnoise", probe_osnoise },
-	{ "tracing", "osnoise/options", "6.2 (6.1.188)", "osnoise", probe_options },
-	{ "tracing", "OSNOISE_IRQ_DISABLE", "6.2 (6.1.188)", "hwnoise", probe_irq_disable },
-	{ "tracing", "osnoise/per_cpu", "6.6", "-", probe_per_cpu },
-	{ "tracing", "timerlat tracer", "5.14", "-", probe_timerlat },
-	{ "tracing", "timerlat_fd (user space)", "6.6", "-", probe_timerlat_fd },
-	{ "tracing", "hwlat tracer", "4.9", "-", probe_hwlat },
-	{ "tracing", "irq tracepoints", "2.6.31", "osnoise --backend sampler", probe_ev_irq },
+	{ "tracing", "tracefs", "4.1", "osnoise,hwnoise", probe_tracefs, NULL },
+	{ "tracing", "osnoise tracer", "5.14", "osnoise,hwnoise", probe_osnoise,
+	  "CONFIG_OSNOISE_TRACER" },
+	{ "tracing", "osnoise/options", "6.2 (6.1.188)", "osnoise", probe_options, NULL },
+	{ "tracing", "OSNOISE_IRQ_DISABLE", "6.2 (6.1.188)", "hwnoise", probe_irq_disable, NULL },
+	{ "tracing", "osnoise/per_cpu", "6.6", "-", probe_per_cpu, NULL },
+	{ "tracing", "timerlat tracer", "5.14", "-", probe_timerlat,
+	  "CONFIG_TIMERLAT_TRACER" },
+	{ "tracing", "timerlat_fd (user space)", "6.6", "-", probe_timerlat_fd, NULL },
+	{ "tracing", "hwlat tracer", "4.9", "-", probe_hwlat,
+	  "CONFIG_HWLAT_TRACER" },
+	{ "tracing", "irq tracepoints", "2.6.31", "osnoise --backend sampler", probe_ev_irq, NULL },
 	{ "tracing", "softirq tracepoints", "2.6.31", "osnoise --backend sampler",
-	  probe_ev_softirq },
+	  probe_ev_softirq, NULL },
 	{ "tracing", "irq_vectors tracepoints", "3.15 (x86)", "osnoise --backend sampler",
-	  probe_ev_vectors },
-	{ "tracing", "nmi tracepoint", "3.17", "hwnoise --backend sampler", probe_ev_nmi },
+	  probe_ev_vectors, NULL },
+	{ "tracing", "nmi tracepoint", "3.17", "hwnoise --backend sampler", probe_ev_nmi, NULL },
 	{ "tracing", "sched_switch tracepoint", "2.6.28", "osnoise --backend sampler",
-	  probe_ev_sched },
-	{ "tracing", "BTF", "5.4", "mdwe", probe_btf },
-	{ NULL },
+	  probe_ev_sched, NULL },
+	{ "tracing", "BTF", "5.4", "mdwe", probe_btf,
+	  "CONFIG_DEBUG_INFO_BTF" },
+	{ 0 },
 };
