@@ -22,14 +22,19 @@ teardown() {
 	rm -rf "$tmp"
 }
 
-# row FEATURE: "STATE<TAB>EVIDENCE" of that row, from the JSON record
-row() {
+# features ARGS...: rtla features -J ARGS into f.json, and its rows as
+# "FEATURE<TAB>STATE<TAB>EVIDENCE" lines into f.tsv (python starts once)
+features() {
+	"$RTLA" features -J "$@" >"$tmp/f.json"
 	python3 -c '
 import json, sys
-doc = json.load(open(sys.argv[1]))
-rows = [r for r in doc["features"] if r["feature"] == sys.argv[2]]
-assert len(rows) == 1, (sys.argv[2], len(rows))
-print(rows[0]["state"] + "\t" + (rows[0]["evidence"] or ""))' "$tmp/f.json" "$1"
+for r in json.load(open(sys.argv[1]))["features"]:
+    print(r["feature"] + "\t" + r["state"] + "\t" + (r["evidence"] or ""))' "$tmp/f.json" >"$tmp/f.tsv"
+}
+
+# row FEATURE: "STATE<TAB>EVIDENCE" of that one row
+row() {
+	F=$1 awk -F'\t' '$1 == ENVIRON["F"] { print $2 "\t" $3; n++ } END { exit n != 1 }' "$tmp/f.tsv"
 }
 
 state() {
@@ -42,7 +47,7 @@ probe_mounts() {
 }
 
 @test "features: the record has every group, valid states, and exits 0" {
-	"$RTLA" features -J >"$tmp/f.json"
+	features
 	python3 -c '
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -57,7 +62,7 @@ for r in doc["features"]:
 }
 
 @test "features: the tracing rows say what available_tracers says" {
-	"$RTLA" features -J -g tracing >"$tmp/f.json"
+	features -g tracing
 	tracers=$(cat /sys/kernel/tracing/available_tracers)
 	for t in osnoise timerlat hwlat; do
 		want=no
@@ -85,7 +90,7 @@ for r in doc["features"]:
 		[ "$(cat "$admin/$k/state")" = on ] && on=$((on + 1))
 	done
 	before=$(cat "$admin"/*/state "$admin"/*/pid)
-	"$RTLA" features -J -g damon >"$tmp/f.json"
+	features -g damon
 	row "kdamonds running"
 	[ "$(state "DAMON sysfs")" = yes ]
 	[[ $(row "kdamonds running") == *"$on of $n running"* ]]
@@ -98,7 +103,7 @@ for r in doc["features"]:
 }
 
 @test "features: MDWE rows agree with prctl called from python" {
-	"$RTLA" features -J -g mdwe >"$tmp/f.json"
+	features -g mdwe
 	for bits in 1 3; do
 		got=$(python3 -c '
 import ctypes, sys
@@ -114,7 +119,7 @@ print("yes" if libc.prctl(65, int(sys.argv[1]), 0, 0, 0) == 0 else "no")' "$bits
 }
 
 @test "features: capability rows: cap_last_cap and the u64 sets of this machine" {
-	"$RTLA" features -J -g caps >"$tmp/f.json"
+	features -g caps
 	[[ $(row cap_last_cap) == "yes"*": $(cat /proc/sys/kernel/cap_last_cap)" ]]
 	[ "$(cat /proc/sys/kernel/cap_last_cap)" -gt 31 ]
 	# pid 1's bounding set holds every capability, bit 40 among them
@@ -125,7 +130,7 @@ print("yes" if libc.prctl(65, int(sys.argv[1]), 0, 0, 0) == 0 else "no")' "$bits
 
 @test "features: FUSE INIT is read as libfuse reads it" {
 	[ -c /dev/fuse ] || skip "no /dev/fuse"
-	"$RTLA" features -J -g fuse >"$tmp/f.json"
+	features -g fuse
 	unshare -m sh -c 'mount --make-rprivate / && mount -t tmpfs t "$1" && mkdir "$1/m" &&
 		python3 "$2" "$1/m"' sh "$tmp" "$BATS_TEST_DIRNAME/lib/libfuse_init.py" \
 		2>"$tmp/libfuse.log"
@@ -179,7 +184,7 @@ print("yes" if libc.prctl(65, int(sys.argv[1]), 0, 0, 0) == 0 else "no")' "$bits
 @test "features: under --sysroot the syscall probes say live only" {
 	mkdir -p "$tmp/root/proc/sys/kernel"
 	echo 40 >"$tmp/root/proc/sys/kernel/cap_last_cap"
-	"$RTLA" --sysroot "$tmp/root" features -J >"$tmp/f.json"
+	features --sysroot "$tmp/root"
 	for f in PR_SET_MDWE PR_MDWE_NO_INHERIT "FUSE INIT" FUSE_INIT_EXT \
 		FUSE_CREATE_SUPP_GROUP "perf cycles counter" "file caps v3 (rootid)"; do
 		[[ $(row "$f") == "unknown	live only: "* ]]
