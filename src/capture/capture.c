@@ -111,9 +111,6 @@ static int parse_size(const char *s, uint64_t *bytes, char *err)
 	return 0;
 }
 
-struct capture_opts;
-static int parse_pids(const char *list, struct capture_opts *o, char *err);
-
 struct capture_opts {
 	const char *excludes[MAX_EXCLUDES];
 	int nexcludes;
@@ -126,6 +123,32 @@ struct capture_opts {
 	char *const *files;
 	int nfiles;
 };
+
+/* "1,2,812": each a PID; added to those of an earlier --pids. */
+static int parse_pids(const char *list, struct capture_opts *o, char *err)
+{
+	const char *s = list;
+
+	do {
+		size_t len = strcspn(s, ",");
+		char word[16];
+		long long pid;
+
+		if (!len || len >= sizeof(word) || o->npids == MAX_PIDS) {
+			snprintf(err, PARSE_ERR_MAX, "'%s' is not a list of PIDs", list);
+			return -EINVAL;
+		}
+		memcpy(word, s, len);
+		word[len] = '\0';
+		if (parse_llong(word, 1, INT_MAX, &pid, err)) {
+			snprintf(err, PARSE_ERR_MAX, "'%s' is not a PID", word);
+			return -EINVAL;
+		}
+		o->pids[o->npids++] = pid;
+		s += len;
+	} while (*s++ == ',');
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct capture_opts *o)
 {
@@ -173,32 +196,6 @@ static int parse_args(int argc, char **argv, struct capture_opts *o)
 	for (int i = 0; i < o->nfiles; i++)
 		if (!o->files[i][0])
 			return cli_usage_error(&capture_cli, "empty path", "''");
-	return 0;
-}
-
-/* "1,2,812": each a PID; added to those of an earlier --pids. */
-static int parse_pids(const char *list, struct capture_opts *o, char *err)
-{
-	const char *s = list;
-
-	do {
-		size_t len = strcspn(s, ",");
-		char word[16];
-		long long pid;
-
-		if (!len || len >= sizeof(word) || o->npids == MAX_PIDS) {
-			snprintf(err, PARSE_ERR_MAX, "'%s' is not a list of PIDs", list);
-			return -EINVAL;
-		}
-		memcpy(word, s, len);
-		word[len] = '\0';
-		if (parse_llong(word, 1, INT_MAX, &pid, err)) {
-			snprintf(err, PARSE_ERR_MAX, "'%s' is not a PID", word);
-			return -EINVAL;
-		}
-		o->pids[o->npids++] = pid;
-		s += len;
-	} while (*s++ == ',');
 	return 0;
 }
 
