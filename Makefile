@@ -37,7 +37,8 @@ PKGS := libtracefs:1.6:libtracefs-dev \
 	libproc2:4.0:libproc2-dev \
 	ncursesw:6.0:libncurses-dev \
 	libcap:2.25:libcap-dev \
-	smartcols:2.33:libsmartcols-dev
+	smartcols:2.33:libsmartcols-dev \
+	zlib:1.2:zlib1g-dev
 PKG_NAMES := $(foreach p,$(PKGS),$(word 1,$(subst :, ,$(p))))
 
 # Expanded on first use, inside recipes: "make check" installs the packages

@@ -9,9 +9,9 @@
 set -eu
 
 build="gcc make pkg-config libtracefs-dev libtraceevent-dev libproc2-dev
-libncurses-dev libcap-dev libsmartcols-dev python3-docutils"
+libncurses-dev libcap-dev libsmartcols-dev zlib1g-dev python3-docutils"
 check="$build bats tmux libcap2-bin util-linux procps psmisc python3 cpio xz-utils zstd
-qemu-system-x86 qemu-utils bash-completion man-db"
+qemu-system-x86 qemu-utils bash-completion man-db libfuse3-3"
 # clang builds the fuzz targets; check runs each one briefly
 check="$check clang libclang-rt-dev"
 bench="$check libcap-ng-utils hyperfine rt-tests valgrind"

@@ -64,7 +64,7 @@ static void usage(FILE *f)
 	fputs("\nAvailable output columns with --files:\n", f);
 	for (size_t i = 0; i < capdump_file_ncols; i++)
 		fprintf(f, " %12s  %s\n", capdump_file_cols[i].name, capdump_file_cols[i].help);
-	fputs("\nGlobal option --sysroot DIR reads /proc of a captured tree (not --files).\n"
+	fputs("\nGlobal option --sysroot DIR reads a captured tree (rtla capture), --files too.\n"
 	      "See rtla-capdump(1).\n", f);
 }
 

@@ -8,8 +8,8 @@
  * ("cap_net_raw=ep", as getcap prints it) is a column, and its idea of the
  * rootid must match ours.
  *
- * PATHs are host paths: --sysroot applies to /proc and /sys, and a captured
- * root file system is audited by naming its directory.
+ * With --sysroot DIR a PATH is looked for under DIR (where rtla capture put
+ * the files named on its command line) and shown as the PATH given.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +29,7 @@
 #include "commands.h"
 #include "msg.h"
 #include "parse.h"
+#include "sysroot.h"
 
 #define XATTR_CAPS "security.capability"
 
@@ -67,6 +68,7 @@ struct file_scan {
 	size_t rows;		/* added to t */
 	size_t checked;		/* files whose attribute was asked for */
 	size_t skipped_dirs;	/* directories below a PATH, left alone without -R */
+	size_t root_len;	/* of the --sysroot prefix of every path, not shown */
 	char path[PATH_MAX];
 };
 
@@ -81,7 +83,7 @@ static struct out_row *note_row(struct file_scan *fs, const char *path, const ch
 
 	if (r)
 		fs->rows++;
-	out_set_str(r, FCOL_PATH, path);
+	out_set_str(r, FCOL_PATH, path + fs->root_len);
 	if (fmt) {
 		va_start(ap, fmt);
 		vsnprintf(note, sizeof(note), fmt, ap);
@@ -323,18 +325,21 @@ int capdump_files(struct capdump_ctx *ctx)
 		err_msg("-o: %s", ret == -EINVAL ? err : strerror(-ret));
 		return EXIT_ERROR;
 	}
+	if (!sysroot_is_live())
+		fs.root_len = strlen(sysroot_dir());
 	for (int i = 0; i < o->nargs; i++) {
-		const char *arg = o->args[i];
+		char host[PATH_MAX];
+		const char *arg = sysroot_path(o->args[i], host, sizeof(host));
 		struct stat sb;
 		size_t len;
 
 		if (stat(arg, &sb)) {
-			err_msg("%s: %s", arg, strerror(errno));
+			err_msg("%s: %s", o->args[i], strerror(errno));
 			status = EXIT_ERROR;
 			continue;
 		}
 		looked++;
-		one = arg;
+		one = o->args[i];
 		one_is_dir = S_ISDIR(sb.st_mode);
 		if (!S_ISDIR(sb.st_mode)) {
 			check_file(&fs, arg, true);
@@ -342,7 +347,7 @@ int capdump_files(struct capdump_ctx *ctx)
 		}
 		len = strlen(arg);
 		if (len >= sizeof(fs.path)) {
-			err_msg("%s: %s", arg, strerror(ENAMETOOLONG));
+			err_msg("%s: %s", o->args[i], strerror(ENAMETOOLONG));
 			status = EXIT_ERROR;
 			continue;
 		}

@@ -78,6 +78,6 @@ complete_line() {
 }
 
 @test "completion: rtla help completes commands" {
-	run complete_line "rtla help ca"
+	run complete_line "rtla help capd"
 	[ "$output" = "capdump" ]
 }

@@ -12,6 +12,8 @@ declare -gA QUICK=(
 	[hwnoise]="--backend sampler -c 0 -d 1s"
 	[dhry]="-c 0 -i 100000"
 	[capdump]="1"
+	[features]="-g caps,memfd"
+	[capture]="--dry-run -x /proc /tmp/rtla-conventions-capture"
 	[help]=""
 )
 # Commands with no JSON record (help prints text only).
@@ -197,8 +199,8 @@ if "verdict" in doc:
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, help)
+		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, features, capture, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, features, capture, help)
 		timerlat|rtla: unknown command: 'timerlat' (commands:
 		mdwe|rtla: unknown command: 'mdwe' (commands:
 		hwnose|rtla: unknown command: 'hwnose' (did you mean 'hwnoise'?)
