@@ -173,7 +173,18 @@ const char *action_name(const struct action *a)
 	return names[a->type];
 }
 
-int actions_run(const struct action_list *list, struct noise_run *run, const char *when,
+void actions_report(const struct action_list *list, const struct action_outcome *o,
+		    const char *when)
+{
+	if (o->failed < 0 || o->failed >= list->len)
+		return;
+	err_msg("%s: action %d (%s) failed: %s%s", when, o->failed + 1,
+		action_name(&list->items[o->failed]),
+		o->err == -ECHILD ? "the command did not exit with 0" : strerror(-o->err),
+		o->failed + 1 < list->len ? "; the rest of the chain is skipped" : "");
+}
+
+int actions_run(const struct action_list *list, struct noise_run *run,
 		struct action_outcome *out)
 {
 	struct action_outcome o = { .failed = -1 };
@@ -203,11 +214,7 @@ int actions_run(const struct action_list *list, struct noise_run *run, const cha
 		}
 		o.failed = i;
 		o.err = ret;
-		err_msg("%s: action %d (%s) failed: %s%s", when, i + 1, action_name(a),
-			ret == -ECHILD ? "the command did not exit with 0" : strerror(-ret),
-			i + 1 < list->len ? "; the rest of the chain is skipped" : "");
 	}
-	if (out)
-		*out = o;
+	*out = o;
 	return ret;
 }

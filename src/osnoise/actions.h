@@ -17,12 +17,19 @@ void actions_free(struct action_list *list);
 
 /*
  * Run the actions in order; the first failing one ends the chain, as
- * upstream does (so a "continue" after it is not reached), and is reported
- * on stderr. WHEN names the chain in that line ("--on-threshold").
- * Returns 0 or -errno; OUT may be NULL.
+ * upstream does (so a "continue" after it is not reached). Returns 0 or
+ * -errno; what ran and what failed is in OUT.
  */
-int actions_run(const struct action_list *list, struct noise_run *run, const char *when,
+int actions_run(const struct action_list *list, struct noise_run *run,
 		struct action_outcome *out);
+/*
+ * The one stderr line of a chain that failed (nothing when none did). WHEN
+ * names the chain ("--on-threshold"). The driver says it after the final
+ * table, so that an action's own output runs straight into the table as
+ * upstream's does.
+ */
+void actions_report(const struct action_list *list, const struct action_outcome *o,
+		    const char *when);
 const char *action_name(const struct action *a);
 
 #endif

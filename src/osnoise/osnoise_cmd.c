@@ -13,8 +13,8 @@
 
 static void osnoise_usage(FILE *f)
 {
-	fprintf(f, "rtla osnoise: a set of tools to measure the operating system noise "
-		   "(version %s)\n\n"
+	/* upstream's lines, word for word */
+	fprintf(f, "\nosnoise version %s\n\n"
 		   "  usage: [rtla] osnoise [MODE] ...\n\n"
 		   "  modes:\n"
 		   "     top   - prints the summary from osnoise tracer\n"

@@ -328,6 +328,7 @@ static void finish_periods(struct noise_run *run, const struct timespec *t0)
 static void main_loop(struct noise_run *run, struct tui *tui, const struct timespec *t0)
 {
 	const struct noise_backend *b = run->backend;
+	struct action_outcome lost;	/* when the hit could not be kept */
 
 	while (wait_tick(run, tui, t0)) {
 		struct noise_hit *hit;
@@ -339,8 +340,9 @@ static void main_loop(struct noise_run *run, struct tui *tui, const struct times
 			continue;
 		hit = record_hit(run, t0);
 		/* a failing action ends the chain before its "continue", as upstream */
-		actions_run(&run->params->threshold_actions, run, "--on-threshold",
-			    hit ? &hit->actions : NULL);
+		actions_run(&run->params->threshold_actions, run, hit ? &hit->actions : &lost);
+		if (!hit)
+			actions_report(&run->params->threshold_actions, &lost, "--on-threshold");
 		if (!hit || !hit->actions.continued)
 			break;
 		debug_msg("stop condition hit: continuing as asked");
@@ -401,7 +403,11 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	tui_stop(tui);
 
 	print_final(&run);
-	actions_run(&p->end_actions, &run, "--on-end", &run.end_actions);
+	if (run.nr_hits)
+		actions_report(&p->threshold_actions, &run.hits[run.nr_hits - 1].actions,
+			       "--on-threshold");
+	actions_run(&p->end_actions, &run, &run.end_actions);
+	actions_report(&p->end_actions, &run.end_actions, "--on-end");
 	run.end_actions_ran = true;
 	if (run.stop_hit)
 		printf("osnoise hit stop tracing\n");

@@ -230,13 +230,13 @@ static void test_action_chain(void)
 	dup2(null, STDERR_FILENO);	/* the failures are reported: keep TAP clean */
 
 	actions_parse(&l, "continue", err);
-	is_int(actions_run(&l, &run, "t", &o), 0, "continue alone succeeds");
+	is_int(actions_run(&l, &run, &o), 0, "continue alone succeeds");
 	ok(o.continued && o.done == 1 && o.failed == -1, "continue alone: continued");
 	actions_free(&l);
 
 	actions_parse(&l, "shell,command=exit 1", err);
 	actions_parse(&l, "continue", err);
-	ok(actions_run(&l, &run, "t", &o) < 0, "a failing shell fails the chain");
+	ok(actions_run(&l, &run, &o) < 0, "a failing shell fails the chain");
 	ok(!o.continued && o.failed == 0 && o.done == 0, "fail before continue: no continue");
 	actions_free(&l);
 
@@ -246,10 +246,10 @@ static void test_action_chain(void)
 	actions_parse(&l, "continue", err);
 	fake_save_ret = 0;
 	is_int(l.len, 4, "four actions parsed");
-	is_int(actions_run(&l, &run, "t", &o), 0, "trace + signal + shell + continue");
+	is_int(actions_run(&l, &run, &o), 0, "trace + signal + shell + continue");
 	ok(o.done == 4 && o.continued && o.failed == -1, "all four ran, continued");
 	fake_save_ret = -EIO;
-	ok(actions_run(&l, &run, "t", &o) == -EIO && o.failed == 0 && o.done == 0 &&
+	ok(actions_run(&l, &run, &o) == -EIO && o.failed == 0 && o.done == 0 &&
 	   !o.continued, "a failing trace save skips the rest");
 	actions_free(&l);
 
