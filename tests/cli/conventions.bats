@@ -12,6 +12,7 @@ declare -gA QUICK=(
 	[hwnoise]="--backend sampler -c 0 -d 1s"
 	[dhry]="-c 0 -i 100000"
 	[capdump]="1"
+	[parport]=""
 	[help]=""
 )
 # Commands with no JSON record (help prints text only).
