@@ -92,6 +92,7 @@ struct pp_state {
 int pp_scan(struct pp_state *st);
 const struct pp_port *pp_find_port(const struct pp_state *st, const char *name);
 const struct pp_proto *pp_find_proto(const struct pp_state *st, const char *name);
+const struct pp_dev *pp_find_dev(const struct pp_state *st, const char *name);
 
 /*
  * The kernel log, oldest first, as /dev/kmsg gives it (or the file dev/kmsg

@@ -237,7 +237,7 @@ int pp_request_check(const struct pp_state *st, const struct pp_request *rq,
 			 k->max_units == 1 ? "only unit 0" : "units 0 to 254", rq->unit);
 		return -EINVAL;
 	}
-	if (port && port->active[0] && strcmp(port->active, "none")) {
+	if (port && port->active[0]) {
 		/* pata_parport keeps its port claimed; a probe would wait for it forever */
 		char holder[PP_TEXT_MAX] = "";
 
@@ -258,6 +258,18 @@ int pp_request_check(const struct pp_state *st, const struct pp_request *rq,
 			 "released, which never happens while that device exists; delete it first",
 			 port->name, port->active, holder);
 		return -EINVAL;
+	}
+	for (int i = 0; !port && i < st->nports; i++) {
+		const struct pp_port *p = &st->ports[i];
+
+		/* auto probes every port the driver knows: a held one blocks it */
+		if (p->active[0]) {
+			snprintf(err, errlen, "%s would probe %s, which %s holds: the driver would "
+				 "wait for it to be released, which never happens while that device "
+				 "exists; name a free port, or delete the device first", rq->line,
+				 p->name, p->active);
+			return -EINVAL;
+		}
 	}
 	if (port && port->number >= 1) {
 		snprintf(err, errlen, "%s: the pata_parport driver of Linux 6.3 to 6.12 only admits "

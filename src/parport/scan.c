@@ -47,7 +47,10 @@ static int link_target_name(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* The first entry of DIR whose name starts with PREFIX and goes on with a digit. */
+/*
+ * The first entry of DIR whose name starts with PREFIX and goes on with a
+ * digit ("ata1" for "ata"); with PREFIX "" the first entry at all.
+ */
 static bool find_entry(const char *dir, const char *prefix, char *buf, size_t len)
 {
 	DIR *d = sysroot_opendir(dir);
@@ -58,7 +61,9 @@ static bool find_entry(const char *dir, const char *prefix, char *buf, size_t le
 	if (!d)
 		return false;
 	while (!found && (de = readdir(d))) {
-		if (!strncmp(de->d_name, prefix, pl) && isdigit((unsigned char)de->d_name[pl])) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (!pl || (!strncmp(de->d_name, prefix, pl) && isdigit((unsigned char)de->d_name[pl]))) {
 			set_name(buf, len, de->d_name);
 			found = true;
 		}
@@ -240,7 +245,7 @@ static void read_disk(struct pp_dev *d)
 	snprintf(dir, sizeof(dir), "%.3500s/%s", path, target);
 	snprintf(lun, sizeof(lun), "%s:0", target + strlen("target"));
 	snprintf(path, sizeof(path), "%.3900s/%s/block", dir, lun);
-	if (!find_entry(path, "s", d->disk, sizeof(d->disk)))
+	if (!find_entry(path, "", d->disk, sizeof(d->disk)))
 		return;
 	snprintf(path, sizeof(path), "/sys/block/%s/size", d->disk);
 	if (!sysroot_read_ll(path, &sectors) && sectors >= 0)
@@ -403,6 +408,14 @@ const struct pp_port *pp_find_port(const struct pp_state *st, const char *name)
 	for (int i = 0; i < st->nports; i++)
 		if (!strcmp(st->ports[i].name, name))
 			return &st->ports[i];
+	return NULL;
+}
+
+const struct pp_dev *pp_find_dev(const struct pp_state *st, const char *name)
+{
+	for (int i = 0; i < st->ndevs; i++)
+		if (!strcmp(st->devs[i].name, name))
+			return &st->devs[i];
 	return NULL;
 }
 

@@ -26,8 +26,14 @@
 #include "parport/parport.h"
 #include "sysroot.h"
 
-/* The write's outcome: 0, -errno, or -ETIMEDOUT when it did not return. */
-static int timed_write(const char *path, const char *val, double timeout)
+static void port_waiters(char *buf, size_t len, pid_t self);
+
+/*
+ * The write's outcome: 0, -errno, or -ETIMEDOUT when it did not return; then
+ * waiters names who sleeps on a parallel port (before the writer is killed).
+ */
+static int timed_write(const char *path, const char *val, double timeout,
+		       char *waiters, size_t wlen)
 {
 	int pfd[2], err = 0, status;
 	struct pollfd p;
@@ -61,7 +67,11 @@ static int timed_write(const char *path, const char *val, double timeout)
 		err = -err;
 		waitpid(pid, &status, 0);
 	} else {
-		/* It sleeps in the kernel; the kill lands when it wakes there. */
+		port_waiters(waiters, wlen, pid);
+		/*
+		 * It sleeps in the kernel: in parport_claim_or_block the kill
+		 * wakes it, on the driver's mutex it lands once that is free.
+		 */
 		kill(pid, SIGKILL);
 		err = -ETIMEDOUT;
 	}
@@ -137,7 +147,7 @@ static const char *reason(const struct log_collect *c, const char *const *keys)
 }
 
 /* Who sleeps waiting for a parallel port: "insmod (pid 123)", for the timeout message. */
-static void port_waiters(char *buf, size_t len)
+static void port_waiters(char *buf, size_t len, pid_t self)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -154,7 +164,10 @@ static void port_waiters(char *buf, size_t len)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
 		sysroot_read(path, comm, sizeof(comm));
-		if (off < len)
+		if (off < len && atoi(de->d_name) == self)
+			off += snprintf(buf + off, len - off, "%sthis write (pid %s) in %s",
+					off ? ", " : "", de->d_name, wchan);
+		else if (off < len)
 			off += snprintf(buf + off, len - off, "%s%s (pid %s) in %s",
 					off ? ", " : "", comm, de->d_name, wchan);
 	}
@@ -162,16 +175,58 @@ static void port_waiters(char *buf, size_t len)
 		closedir(d);
 }
 
-static void explain_timeout(const char *what, double timeout)
+static void explain_timeout(const char *what, double timeout, const char *waiters)
 {
-	char waiters[PP_TEXT_MAX * 2];
-
-	port_waiters(waiters, sizeof(waiters));
 	err_msg("%s did not return within %g s: the pata_parport driver is blocked waiting for "
 		"a parallel port that a device keeps claimed%s%s; the write stays pending in the "
 		"kernel and may still take effect when the port is released (delete the device "
 		"holding the port; load protocols with pata_parport probe=0)",
 		what, timeout, waiters[0] ? ": " : "", waiters);
+}
+
+/* Whether every device new since BEFORE that has an ATA port has a disk too. */
+static bool disks_found(const struct pp_state *now, const struct pp_state *before)
+{
+	for (int i = 0; i < now->ndevs; i++) {
+		bool old = false;
+
+		for (int j = 0; j < before->ndevs; j++)
+			old |= !strcmp(before->devs[j].name, now->devs[i].name);
+		if (!old && (!now->devs[i].ata[0] || !now->devs[i].disk[0]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The devices the write created. libata finds the drive behind the adapter
+ * after the write has returned (an asynchronous scan, a fraction of a second
+ * on a real port): wait up to 3 s for the disks. RET is passed through.
+ */
+static int report_new(const struct pp_opts *o, const struct pp_state *before, int ret)
+{
+	struct pp_state *now = malloc(sizeof(*now));
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+	int n = 0;
+
+	if (!now) {
+		err_msg("out of memory");
+		return 1;
+	}
+	for (int i = 0; i < 30; i++) {
+		pp_scan(now);
+		if (disks_found(now, before))
+			break;
+		nanosleep(&ts, NULL);
+	}
+	for (int i = 0; i < now->ndevs; i++)
+		n += !pp_find_dev(before, now->devs[i].name);
+	if (n && ret)
+		info_msg("created before the write stalled:");
+	if (n && pp_print_devices(o, now, before))
+		ret = 1;
+	free(now);
+	return ret;
 }
 
 int pp_add(const struct pp_opts *o, struct pp_state *st)
@@ -180,9 +235,8 @@ int pp_add(const struct pp_opts *o, struct pp_state *st)
 		"Adapter not found", "invalid port name", "not found", "no such port", NULL
 	};
 	struct pp_request rq;
-	struct pp_state *after;
 	struct log_collect log;
-	char err[PP_TEXT_MAX * 3];
+	char err[PP_TEXT_MAX * 3], waiters[PP_TEXT_MAX * 2];
 	const char *why;
 	int ret, fd;
 
@@ -209,8 +263,14 @@ int pp_add(const struct pp_opts *o, struct pp_state *st)
 	if (sysroot_require_live("add"))
 		return 1;
 
+	if ((!strcmp(rq.port, "auto") || !strcmp(rq.protocol, "auto")) && st->nprotos > 1)
+		warn_msg("'%s' probes with %d protocols: once one finds an adapter, the driver keeps "
+			 "the port claimed and the probes of the protocols after it wait for the port; "
+			 "the write then does not return (given up after %g s)", rq.line,
+			 st->nprotos, o->timeout);
+
 	fd = kmsg_open_end();
-	ret = timed_write(PP_NEW_DEVICE, rq.line, o->timeout);
+	ret = timed_write(PP_NEW_DEVICE, rq.line, o->timeout, waiters, sizeof(waiters));
 	kmsg_read_new(fd, &log);
 	if (fd >= 0)
 		close(fd);
@@ -218,8 +278,8 @@ int pp_add(const struct pp_opts *o, struct pp_state *st)
 		char what[PP_TEXT_MAX + 64];
 
 		snprintf(what, sizeof(what), "writing '%s' to %s", rq.line, PP_NEW_DEVICE);
-		explain_timeout(what, o->timeout);
-		return 1;
+		explain_timeout(what, o->timeout, waiters);
+		return report_new(o, st, 1);
 	}
 	why = reason(&log, keys);
 	if (ret == -EINVAL) {
@@ -257,15 +317,7 @@ int pp_add(const struct pp_opts *o, struct pp_state *st)
 			why ? ": " : "", why ? why : "");
 		return 1;
 	}
-	after = malloc(sizeof(*after));
-	if (!after) {
-		err_msg("out of memory");
-		return 1;
-	}
-	pp_scan(after);
-	ret = pp_print_devices(o, after, st);
-	free(after);
-	return ret;
+	return report_new(o, st, 0);
 }
 
 static bool dev_name_ok(const char *s)
@@ -280,6 +332,7 @@ int pp_delete(const struct pp_opts *o, struct pp_state *st)
 {
 	const char *name;
 	const struct pp_dev *dev = NULL;
+	char waiters[PP_TEXT_MAX * 2];
 	int ret;
 
 	if (o->nargs != 1) {
@@ -296,9 +349,7 @@ int pp_delete(const struct pp_opts *o, struct pp_state *st)
 		err_msg("pata_parport is not loaded (no %s): there is no device to delete", PP_BUS);
 		return 1;
 	}
-	for (int i = 0; i < st->ndevs; i++)
-		if (!strcmp(st->devs[i].name, name))
-			dev = &st->devs[i];
+	dev = pp_find_dev(st, name);
 	if (!dev) {
 		err_msg("no device %s (devices: %s%s)", name,
 			st->ndevs ? st->devs[0].name : "none", st->ndevs > 1 ? ", ..." : "");
@@ -311,12 +362,12 @@ int pp_delete(const struct pp_opts *o, struct pp_state *st)
 	if (sysroot_require_live("delete"))
 		return 1;
 	/* without a newline: the name is compared as it is written */
-	ret = timed_write(PP_DEL_DEVICE, name, o->timeout);
+	ret = timed_write(PP_DEL_DEVICE, name, o->timeout, waiters, sizeof(waiters));
 	if (ret == -ETIMEDOUT) {
 		char what[PP_TEXT_MAX];
 
 		snprintf(what, sizeof(what), "writing '%s' to %s", name, PP_DEL_DEVICE);
-		explain_timeout(what, o->timeout);
+		explain_timeout(what, o->timeout, waiters);
 		return 1;
 	}
 	if (ret == -ENODEV) {
