@@ -268,7 +268,7 @@ int pp_list(const struct pp_opts *o, struct pp_state *st)
 	} else {
 		n = notes(st, note, 8);
 		for (int i = 0; i < n; i++)
-			info_msg("%s", note[i]);
+			warn_msg("%s", note[i]);
 		for (int i = 0; i < 3; i++) {
 			if (!show[i])
 				continue;
