@@ -67,7 +67,7 @@ ppfake rtla_ppfake - 0" ]
 	run_split "$RTLA" parport add auto --timeout 20
 	[ "$status" -eq 0 ]
 	[[ $err == *"'auto' probes with 2 protocols"* ]]
-	[[ $out == *"pata_parport.0 parport0 ppfake "*" ata1 "*" host0 "*" sda "*" 4194304 RTLA FAKE DISK"* ]]
+	[[ $out == *"pata_parport.0 parport0 ppfake "*" ata1 host0 sda "*" 4194304 RTLA FAKE DISK"* ]]
 	run_split "$RTLA" parport --devices -o DEVICE,PORT,PROTOCOL,MODE,UNIT,DELAY,DISK,SIZE,MODEL -J
 	[[ $out == *'"device": "pata_parport.0"'*'"mode": 1,'*'"unit": 0,'*'"delay": 1,'*'"disk": "sda",'*'"size": 4194304,'*'"model": "RTLA FAKE DISK"'* ]]
 	[ "$(cat /proc/sys/dev/parport/parport0/devices/active)" = pata_parport ]
