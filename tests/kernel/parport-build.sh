@@ -190,4 +190,5 @@ rm -rf "$B"
 	echo "fake=$fake_sum"
 	echo "cc=$("$cc" --version | head -n1)"
 } >"$DIR/ready"
-vm_log "parport: modules ready in $DIR/modules ($(ls "$DIR/modules" | wc -l) files, $((SECONDS - started)) s)"
+mods=("$DIR"/modules/*.ko)
+vm_log "parport: modules ready in $DIR/modules (${#mods[@]} files, $((SECONDS - started)) s)"

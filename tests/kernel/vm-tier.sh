@@ -371,6 +371,7 @@ start_guest() {
 	# Two ISA parallel ports for the pata_parport tests; unseen until a
 	# test loads parport_pc.
 	if [[ $k == 6.12 ]]; then
+		# shellcheck disable=SC2054 # qemu's own comma-separated properties
 		devices=(-chardev null,id=pp0 -device isa-parallel,chardev=pp0,iobase=0x378,irq=7
 			-chardev null,id=pp1 -device isa-parallel,chardev=pp1,iobase=0x278,irq=5)
 	fi
