@@ -302,16 +302,15 @@ int pp_print_devices(const struct pp_opts *o, const struct pp_state *st,
 		     const struct pp_state *before)
 {
 	struct out_table *t;
-	struct out_opts oo = o->out;
+	int ret;
 	char err[PARSE_ERR_MAX];
 
-	oo.json_file = NULL;
-	if (out_table_new(&t, "devices", pp_dev_cols, pp_dev_ncols, DEV_DEFAULT, &oo, err)) {
+	if (out_table_new(&t, "devices", pp_dev_cols, pp_dev_ncols, DEV_DEFAULT, &o->out, err)) {
 		err_msg("-o: %s", err);
 		return 1;
 	}
 	pp_fill_devices(t, st, before);
-	out_table_print(t);
+	ret = out_table_print(t) ? 1 : 0;
 	out_table_free(t);
-	return 0;
+	return ret;
 }

@@ -40,7 +40,7 @@ const struct cli_spec parport_cli = {
 	.command = "parport",
 	.options = options,
 	.usage = usage,
-	.positional = CLI_COMP_WORDS,
+	.positional = CLI_COMP_NONE,
 };
 
 extern const struct out_column pp_port_cols[], pp_proto_cols[], pp_dev_cols[];

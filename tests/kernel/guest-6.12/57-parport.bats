@@ -98,9 +98,12 @@ ppfake rtla_ppfake - 0" ]
 @test "add PORT PROTOCOL MODE: a named mode, with the kernel's log line" {
 	run_split "$RTLA" parport add parport0 ppfake 0 --dry-run
 	[ "$out" = "would write 'parport0 ppfake 0' to /sys/bus/pata_parport/new_device" ]
-	run_split "$RTLA" parport add parport0 ppfake 0 -o DEVICE,PORT,MODE,MODENAME,DISK --raw -n
+	run_split "$RTLA" parport add parport0 ppfake 0 -o DEVICE,PORT,MODE,MODENAME,DISK --raw -n \
+		--json-file /tmp/add.json
 	[ "$status" -eq 0 ]
 	[ "$out" = "pata_parport.0 parport0 0 4-bit sda" ]
+	grep -q '"command": "parport add",' /tmp/add.json
+	grep -q '"device": "pata_parport.0",' /tmp/add.json
 	pp_delete_all
 }
 
