@@ -257,8 +257,11 @@ int pp_list(const struct pp_opts *o, struct pp_state *st)
 		return 1;
 	}
 	ret = new_tables(o, t, o->out.json);
-	if (ret)
+	if (ret) {
+		for (int i = 0; i < 3; i++)
+			out_table_free(t[i]);
 		return 1;
+	}
 	fill_ports(t[0], st);
 	fill_protos(t[1], st);
 	pp_fill_devices(t[2], st, NULL);

@@ -113,8 +113,9 @@ static void read_port(struct pp_port *p)
 	while (d && (de = readdir(d))) {
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, "active"))
 			continue;
-		off += snprintf(p->clients + off, off < sizeof(p->clients) ?
-				sizeof(p->clients) - off : 0, "%s%s", off ? "," : "", de->d_name);
+		if (off < sizeof(p->clients))
+			off += snprintf(p->clients + off, sizeof(p->clients) - off, "%s%s",
+					off ? "," : "", de->d_name);
 	}
 	if (d)
 		closedir(d);
@@ -177,12 +178,12 @@ static void match_modules(struct pp_state *st)
 
 		snprintf(path, sizeof(path), "/sys/module/%s", k ? k->module : p->name);
 		if (k && (sysroot_exists(path) || !nusers))
-			snprintf(p->module, sizeof(p->module), "%s", k->module);
+			set_name(p->module, sizeof(p->module), k->module);
 		else if (sysroot_exists(path))
-			snprintf(p->module, sizeof(p->module), "%s", p->name);
+			set_name(p->module, sizeof(p->module), p->name);
 		for (int u = 0; u < nusers && !p->module[0]; u++)
 			if (strstr(users[u], p->name))
-				snprintf(p->module, sizeof(p->module), "%s", users[u]);
+				set_name(p->module, sizeof(p->module), users[u]);
 	}
 	/* the users left over, one each for the protocols left over */
 	for (int i = 0; i < st->nprotos; i++) {
@@ -202,7 +203,7 @@ static void match_modules(struct pp_state *st)
 			}
 		}
 		if (nleft == 1)
-			snprintf(p->module, sizeof(p->module), "%s", users[left]);
+			set_name(p->module, sizeof(p->module), users[left]);
 	}
 }
 
@@ -256,7 +257,7 @@ static void read_disk(struct pp_dev *d)
 
 		while (n && buf[n - 1] == ' ')
 			buf[--n] = '\0';
-		snprintf(d->model, sizeof(d->model), "%s", buf);
+		set_name(d->model, sizeof(d->model), buf);
 	}
 }
 
@@ -268,7 +269,7 @@ static void find_port(const struct pp_state *st, struct pp_dev *d)
 	for (int i = 0; i < st->nports; i++) {
 		snprintf(path, sizeof(path), "/sys/devices/%s/%s", st->ports[i].name, d->name);
 		if (sysroot_exists(path)) {
-			snprintf(d->port, sizeof(d->port), "%s", st->ports[i].name);
+			set_name(d->port, sizeof(d->port), st->ports[i].name);
 			return;
 		}
 	}
