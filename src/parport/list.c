@@ -176,6 +176,10 @@ static int notes(const struct pp_state *st, char out[][PP_TEXT_MAX * 2], int max
 	else if (st->pata_parport && !st->nprotos && n < max)
 		snprintf(out[n++], sizeof(out[0]), "pata_parport is loaded but no protocol is "
 			 "registered: load the module of your adapter (modprobe epat, kbic, ...)");
+	if (st->ndevs && st->probe == 1 && n < max)
+		snprintf(out[n++], sizeof(out[0]), "pata_parport probes with every protocol loaded "
+			 "(probe=1): loading a protocol module now blocks the driver, waiting for the "
+			 "port a device holds; echo 0 > /sys/module/pata_parport/parameters/probe");
 	if (st->ndevs && !st->log_read && n < max)
 		snprintf(out[n++], sizeof(out[0]), "the kernel log could not be read: mode, unit "
 			 "and delay unknown (they are only logged)");

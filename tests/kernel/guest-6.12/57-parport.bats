@@ -161,6 +161,8 @@ ppfake rtla_ppfake - 0" ]
 
 @test "a write the driver blocks: delete while a probe=1 protocol load waits, and the tool gives up" {
 	echo 1 >/sys/module/pata_parport/parameters/probe
+	run_split "$RTLA" parport --devices
+	[[ $err == *"warning: pata_parport probes with every protocol loaded (probe=1): loading a protocol module now blocks the driver"* ]]
 	insmod "$PP_MODDIR/aten.ko" &
 	loader=$!
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
