@@ -242,10 +242,11 @@ for tool in timeout tail ldd find date awk; do
 	command -v "$tool" >/dev/null || tier_fail "vm-tier.sh needs '$tool', which is not installed"
 done
 "$HERE/fetch.sh" || tier_fail "could not fill the download cache $VM_CACHE (tests/kernel/fetch.sh)"
-# The pata_parport modules for the 6.12 guest (built once per kernel release).
-# Without them only the parport tests fail, and say why.
+# The pata_parport modules for the 6.12 guest (built once per kernel release),
+# for its parport tests and for --cmd. Without them only the parport tests
+# fail, and say why.
 parport_modules=""
-if [[ " ${kernels[*]} " == *" 6.12 "* ]]; then
+if [[ " ${kernels[*]} " == *" 6.12 "* ]] && { ((have_cmd)) || [[ ${tests[6.12]:-} == *parport* ]]; }; then
 	if "$HERE/parport-build.sh"; then
 		parport_modules=$VM_CACHE/parport-$(cat "$VM_CACHE/kernel-6.12/release")/modules
 	else
