@@ -33,6 +33,8 @@ const struct rtla_command rtla_commands[] = {
 	  &dhry_cli, CMD_LIVE_ONLY },
 	{ "capdump", cmd_capdump, "capability sets of processes and files, as u64 values",
 	  &capdump_cli, 0 },
+	{ "parport", cmd_parport, "parallel ports, pata_parport protocols, devices, disks; add, delete",
+	  &parport_cli, 0 },
 	{ "features", cmd_features, "which kernel interfaces the rtla commands need are there",
 	  &features_cli, 0 },
 	{ "capture", cmd_capture, "copy what the read-only commands read, for --sysroot elsewhere",

@@ -275,28 +275,36 @@ static void json_cell(struct json *j, const struct out_column *c, struct libscol
 	json_str(j, c->key, data);
 }
 
-static int write_record(struct out_table *t, FILE *f)
+int out_table_json(struct out_table *t, struct json *j)
 {
 	struct libscols_iter *it = scols_new_iter(SCOLS_ITER_FORWARD);
 	struct libscols_line *ln;
-	struct json j;
 
 	if (!it)
 		return -ENOMEM;
-	json_init(&j, f);
-	json_record_begin(&j, t->opts.schema_version ? t->opts.schema_version : 1);
-	json_array_begin(&j, t->name);
+	json_array_begin(j, t->name);
 	while (scols_table_next_line(t->tb, it, &ln) == 0) {
-		json_object_begin(&j, NULL);
+		json_object_begin(j, NULL);
 		for (int i = 0; i < t->nshown; i++)
-			json_cell(&j, &t->cols[t->order[i]],
+			json_cell(j, &t->cols[t->order[i]],
 				  scols_line_get_column_cell(ln, t->shown[t->order[i]]));
-		json_object_end(&j);
+		json_object_end(j);
 	}
-	json_array_end(&j);
-	json_object_end(&j);
+	json_array_end(j);
 	scols_free_iter(it);
 	return 0;
+}
+
+static int write_record(struct out_table *t, FILE *f)
+{
+	struct json j;
+	int ret;
+
+	json_init(&j, f);
+	json_record_begin(&j, t->opts.schema_version ? t->opts.schema_version : 1);
+	ret = out_table_json(t, &j);
+	json_object_end(&j);
+	return ret;
 }
 
 /* libsmartcols prints nothing for a table without lines: print the header alone. */

@@ -91,6 +91,13 @@ void out_set_none(struct out_row *r, int col);
  */
 int out_table_print(struct out_table *t);
 
+/*
+ * The rows as a JSON array under the table's NAME, into a record the caller
+ * has begun (a command whose record holds several tables). 0 or -ENOMEM.
+ */
+struct json;
+int out_table_json(struct out_table *t, struct json *j);
+
 /* Flush stdout: 0, or -errno of the first write error it ever had. */
 int out_flush_stdout(void);
 

@@ -12,6 +12,7 @@ declare -gA QUICK=(
 	[hwnoise]="--backend sampler -c 0 -d 1s"
 	[dhry]="-c 0 -i 100000"
 	[capdump]="1"
+	[parport]="--ports"
 	[features]="-g caps,memfd"
 	[capture]="--dry-run -x /proc /tmp/rtla-conventions-capture"
 	[help]=""
@@ -199,8 +200,8 @@ if "verdict" in doc:
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, features, capture, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, features, capture, help)
+		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, help)
 		timerlat|rtla: unknown command: 'timerlat' (commands:
 		mdwe|rtla: unknown command: 'mdwe' (commands:
 		hwnose|rtla: unknown command: 'hwnose' (did you mean 'hwnoise'?)

@@ -242,6 +242,17 @@ for tool in timeout tail ldd find date awk; do
 	command -v "$tool" >/dev/null || tier_fail "vm-tier.sh needs '$tool', which is not installed"
 done
 "$HERE/fetch.sh" || tier_fail "could not fill the download cache $VM_CACHE (tests/kernel/fetch.sh)"
+# The pata_parport modules for the 6.12 guest (built once per kernel release),
+# for its parport tests and for --cmd. Without them only the parport tests
+# fail, and say why.
+parport_modules=""
+if [[ " ${kernels[*]} " == *" 6.12 "* ]] && { ((have_cmd)) || [[ ${tests[6.12]:-} == *parport* ]]; }; then
+	if "$HERE/parport-build.sh"; then
+		parport_modules=$VM_CACHE/parport-$(cat "$VM_CACHE/kernel-6.12/release")/modules
+	else
+		vm_log "warning: could not build the pata_parport modules (tests/kernel/parport-build.sh): the parport tests will fail"
+	fi
+fi
 
 # --- cleaning up -----------------------------------------------------------
 
@@ -316,6 +327,10 @@ build_initramfs() {
 		copy_program "$rtla" /usr/local/bin/rtla
 	fi
 	cp -a "$VM_CACHE/peer" "$ROOT/opt/peer"
+	if [[ -n $parport_modules ]]; then
+		mkdir -p "$ROOT/vm/modules/6.12"
+		cp "$parport_modules"/*.ko "$ROOT/vm/modules/6.12/"
+	fi
 	ln -s /opt/peer/bin/rtla "$ROOT/usr/bin/rtla-peer"
 	cp -a "$VM_CACHE/bats/usr/." "$ROOT/usr/"
 	echo 'root:x:0:0:root:/root:/bin/bash' >"$ROOT/etc/passwd"
@@ -350,9 +365,17 @@ build_initramfs() {
 # (all of them when that is empty).
 start_guest() {
 	local g=$1 k=${gk[$1]} kdir image shard=""
+	local -a devices=()
 	kdir=$VM_CACHE/kernel-$k
 	image=$kdir/$(cat "$kdir/boot")
 	[[ -n ${gshard[$g]} ]] && shard=" rtla_vm_shard=${gshard[$g]}"
+	# Two ISA parallel ports for the pata_parport tests; unseen until a
+	# test loads parport_pc.
+	if [[ $k == 6.12 ]]; then
+		# shellcheck disable=SC2054 # qemu's own comma-separated properties
+		devices=(-chardev null,id=pp0 -device isa-parallel,chardev=pp0,iobase=0x378,irq=7
+			-chardev null,id=pp1 -device isa-parallel,chardev=pp1,iobase=0x278,irq=5)
+	fi
 	: >"$TMP/$g.console"
 	: >"$TMP/$g.out"
 	: >"$TMP/$g.err"
@@ -360,7 +383,7 @@ start_guest() {
 	timeout -k 5 "$guest_timeout" qemu-system-x86_64 \
 		-accel tcg,thread=single -smp 2 -m 1G \
 		-nodefaults -no-user-config -display none -no-reboot \
-		-kernel "$image" -initrd "$TMP/initrd.cpio" \
+		-kernel "$image" -initrd "$TMP/initrd.cpio" "${devices[@]}" \
 		-append "console=ttyS0 quiet panic=-1 mitigations=off rtla_vm=$k rtla_vm_timeout=$((guest_timeout - 15)) rtla_vm_file_timeout=$file_timeout$shard" \
 		-serial "file:$TMP/$g.console" -serial "file:$TMP/$g.out" -serial "file:$TMP/$g.err" \
 		-pidfile "$TMP/$g.pid" </dev/null >"$TMP/$g.qemu.log" 2>&1 &

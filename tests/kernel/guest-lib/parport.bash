@@ -1,0 +1,54 @@
+# shellcheck shell=bash
+# Loading and unloading the pata_parport test modules in the 6.12 guest.
+# tests/kernel/parport-build.sh builds them; vm-tier.sh puts them in
+# /vm/modules/6.12 (the kernel's own, uncompressed, and the driver's).
+# Protocols are loaded with pata_parport probe=0: with probe=1 a protocol
+# loaded while a device holds the port waits for it forever.
+
+PP_MODDIR=/vm/modules/${VM_KERNEL:-6.12}
+PP_ALL="rtla_ppfake aten epat kbic pata_parport parport_pc parport sd_mod libata scsi_mod scsi_common"
+
+pp_have_modules() { [ -f "$PP_MODDIR/pata_parport.ko" ] && [ -f "$PP_MODDIR/rtla_ppfake.ko" ]; }
+pp_loaded() { grep -q "^$1 " /proc/modules; }
+
+# pp_insmod MODULE [PARAM=VALUE...]: load it unless it is loaded
+pp_insmod() {
+	local m=$1
+	shift
+	pp_loaded "$m" || insmod "$PP_MODDIR/$m.ko" "$@"
+}
+
+# The ports: parport_pc and what pata_parport's disks need.
+pp_load_ports() {
+	local m
+	for m in scsi_common scsi_mod libata sd_mod parport parport_pc; do
+		pp_insmod "$m" || return 1
+	done
+}
+
+# The driver (probe=0) and the protocols named.
+pp_load_driver() {
+	local m
+	pp_load_ports && pp_insmod pata_parport probe=0 || return 1
+	for m; do
+		pp_insmod "$m" || return 1
+	done
+}
+
+pp_delete_all() {
+	local d
+	for d in /sys/bus/pata_parport/devices/*; do
+		[ -e "$d" ] && printf '%s' "${d##*/}" >/sys/bus/pata_parport/delete_device
+	done
+	return 0
+}
+
+# Back to a guest without them (the other test files of this boot expect that).
+pp_unload_all() {
+	local m
+	[ -d /sys/bus/pata_parport ] && pp_delete_all 2>/dev/null
+	for m in $PP_ALL; do
+		if pp_loaded "$m"; then rmmod "$m" || return 1; fi
+	done
+	return 0
+}
