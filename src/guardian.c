@@ -43,6 +43,7 @@
 #include "guardian.h"
 #include "msg.h"
 #include "owned.h"
+#include "sysroot.h"
 
 enum { GM_VALUE = 1, GM_WRITTEN, GM_DIR, GM_FORGET, GM_DONE };
 
@@ -502,23 +503,6 @@ static void listen_to_borrower(struct gstate *s)
 	}
 }
 
-static int write_value(const char *path, const char *val, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), ret = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, len);
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 static const char *errno_name(int err)
 {
 	const char *name = strerrorname_np(err);
@@ -541,7 +525,7 @@ static int restore(struct gstate *s)
 			if (!e->err && s->mark_dir)
 				owned_unmark(s->mark_dir, e->path);
 		} else {
-			e->err = e->val ? write_value(e->path, e->val, e->val_len) : -ENOMEM;
+			e->err = e->val ? write_host_file(e->path, e->val, e->val_len) : -ENOMEM;
 		}
 	}
 	/* a value the kernel refused may depend on one restored later
@@ -553,7 +537,7 @@ static int restore(struct gstate *s)
 
 			if (e->forgotten || e->dir || !e->err || !e->val)
 				continue;
-			if (!(e->err = write_value(e->path, e->val, e->val_len)))
+			if (!(e->err = write_host_file(e->path, e->val, e->val_len)))
 				progress = true;
 		}
 	}

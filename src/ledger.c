@@ -19,6 +19,7 @@
 #include "guardian.h"
 #include "ledger.h"
 #include "msg.h"
+#include "sysroot.h"
 
 static const char *errno_name(int err)
 {
@@ -57,19 +58,8 @@ static int write_file(const char *path, const char *val)
 {
 	const char *text = *val ? val : "\n";
 	size_t len = strcspn(text, "\n") ? strcspn(text, "\n") : 1;
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), ret = 0;
-	ssize_t n;
 
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, len);
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
+	return write_host_file(path, text, len);
 }
 
 /* ---- the record and its lock ---- */

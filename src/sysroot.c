@@ -139,16 +139,14 @@ int sysroot_read_ll(const char *path, long long *val)
 	return parse_llong(buf, LLONG_MIN, LLONG_MAX, val, err);
 }
 
-int sysroot_write(const char *path, const char *val)
+int write_host_file(const char *path, const void *buf, size_t len)
 {
-	size_t len = strlen(val);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), ret = 0;
 	ssize_t n;
-	int fd, ret = 0;
 
-	fd = sysroot_open(path, O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return -errno;
-	n = write(fd, val, len);
+	n = write(fd, buf, len);
 	if (n < 0)
 		ret = -errno;
 	else if ((size_t)n != len)
@@ -156,6 +154,15 @@ int sysroot_write(const char *path, const char *val)
 	if (close(fd) && !ret)
 		ret = -errno;
 	return ret;
+}
+
+int sysroot_write(const char *path, const char *val)
+{
+	char buf[PATH_MAX];
+
+	if (!sysroot_is_live())
+		return -EROFS;
+	return write_host_file(sysroot_path(path, buf, sizeof(buf)), val, strlen(val));
 }
 
 static int max_cpu_in_list(const char *path)

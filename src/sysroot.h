@@ -41,6 +41,12 @@ int sysroot_read_ll(const char *path, long long *val);
 
 /* Write a value to a kernel file of the live system. -errno on failure. */
 int sysroot_write(const char *path, const char *val);
+/*
+ * Write LEN bytes to the file at the host path PATH in one write(2), as a
+ * kernel file wants them (the ledger and the guardian keep host paths).
+ * -errno on failure, -EIO on a short write.
+ */
+int write_host_file(const char *path, const void *buf, size_t len);
 
 /* Number of CPUs the kernel was configured for (possible CPUs), and online. */
 int sysroot_nr_cpus(void);

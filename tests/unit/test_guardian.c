@@ -29,64 +29,13 @@
 
 #include "guardian.h"
 #include "tap.h"
-
-static char root[64];
+#include "tmptree.h"
 
 enum end { END_KILL, END_SEGV, END_EXIT, END_STAND_DOWN, END_KILL_BOTH };
 
 static const char *const end_names[] = {
 	"SIGKILL", "SIGSEGV", "exit without teardown", "stand-down", "SIGKILL of both",
 };
-
-static char *at(const char *name)
-{
-	static char bufs[8][512];
-	static int n;
-	char *b = bufs[n++ % 8];
-
-	snprintf(b, sizeof(bufs[0]), "%s/%s", root, name);
-	return b;
-}
-
-static void put(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-	if (fd < 0 || write(fd, val, strlen(val)) != (ssize_t)strlen(val)) {
-		perror(path);
-		exit(2);
-	}
-	close(fd);
-}
-
-static const char *get(const char *path)
-{
-	static char buf[256];
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return "(missing)";
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return buf;
-}
-
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st);
-}
-
-static double ms_since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t0->tv_sec) * 1e3 + (now.tv_nsec - t0->tv_nsec) / 1e6;
-}
 
 /*
  * Reap PID (the orphaned guardian comes back to us) within 1 s; its status,

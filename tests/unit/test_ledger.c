@@ -24,43 +24,16 @@
 #include "guardian.h"
 #include "ledger.h"
 #include "tap.h"
+#include "tmptree.h"
 
 #define NR_VALUES 4
 
-static char root[64];
-
-static char *at(const char *name)
-{
-	static char bufs[8][512];
-	static int n;
-	char *b = bufs[n++ % 8];
-
-	snprintf(b, sizeof(bufs[0]), "%s/%s", root, name);
-	return b;
-}
-
-static void put(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-	if (fd < 0 || write(fd, val, strlen(val)) != (ssize_t)strlen(val)) {
-		perror(path);
-		exit(2);
-	}
-	close(fd);
-}
-
-static const char *get(const char *path)
+/* the first line of a file, as the ledger reads and restores it */
+static const char *first_line(const char *path)
 {
 	static char buf[256];
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
 
-	if (fd < 0)
-		return "(missing)";
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
+	snprintf(buf, sizeof(buf), "%s", get(path));
 	buf[strcspn(buf, "\n")] = '\0';
 	return buf;
 }
@@ -103,7 +76,7 @@ static bool all_original(void)
 
 	for (int i = 0; i < NR_VALUES; i++) {
 		snprintf(name, sizeof(name), "v%d", i);
-		if (strcmp(get(at(name)), i == 0 ? "" : name))
+		if (strcmp(first_line(at(name)), i == 0 ? "" : name))
 			return false;
 	}
 	return true;
@@ -147,14 +120,6 @@ static int borrow_all(struct ledger *l)
 	return ledger_seal(l, NULL);
 }
 
-static double ms_since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t0->tv_sec) * 1e3 + (now.tv_nsec - t0->tv_nsec) / 1e6;
-}
-
 static void reap_all(void)
 {
 	while (waitpid(-1, NULL, WNOHANG) > 0)
@@ -172,7 +137,7 @@ static void test_normal_end(void)
 	is_int(ledger_write(&l, 2, "new-2"), 0, "normal end: a write");
 	ledger_write(&l, 0, "new-0");
 	ledger_write(&l, 0, "newer-0");
-	is_str(get(at("v0")), "newer-0", "normal end: the write reached the file");
+	is_str(first_line(at("v0")), "newer-0", "normal end: the write reached the file");
 	put(at("v3"), "someone-else");	/* never written by the run: not its to restore */
 	{
 		char want[600], record[2048] = "";
@@ -187,9 +152,9 @@ static void test_normal_end(void)
 		is_str(record, want, "normal end: the record: the pid, then each value written, once");
 	}
 	is_int(ledger_close(&l), 0, "normal end: nothing failed");
-	is_str(get(at("v0")), "", "normal end: an empty original comes back empty");
-	is_str(get(at("v2")), "v2", "normal end: v2 back");
-	is_str(get(at("v3")), "someone-else", "normal end: a value never written is not rewritten");
+	is_str(first_line(at("v0")), "", "normal end: an empty original comes back empty");
+	is_str(first_line(at("v2")), "v2", "normal end: v2 back");
+	is_str(first_line(at("v3")), "someone-else", "normal end: a value never written is not rewritten");
 	is_int(size_of(at("run/state")), 0, "normal end: the record is empty");
 	is_int(ledger_write(&l, 0, "x"), -EINVAL, "a closed ledger writes nothing");
 }
@@ -283,7 +248,7 @@ static void test_kill_both(void)
 	waitpid(pid, &status, 0);
 	usleep(100 * 1000);
 	reap_all();
-	ok(!strcmp(get(at("v0")), "changed") && size_of(at("run/state")) > 0,
+	ok(!strcmp(first_line(at("v0")), "changed") && size_of(at("run/state")) > 0,
 	   "SIGKILL of both: the values stay changed, the record stays");
 	text = capture_stderr(open_shared, &ret);
 	is_int(ret, 0, "SIGKILL of both: the next run gives back and goes on");
@@ -318,7 +283,7 @@ static void test_bad_records(void)
 	is_int(ret, -EIO, "unreplayable value: the run fails");
 	ok(strstr(text, "cannot restore ") && strstr(text, "missing/dir/value to '5': ") &&
 	   strstr(text, "(ENOENT)"), "unreplayable value: the value and the errno are named");
-	is_str(get(at("v1")), "restored", "unreplayable value: the others still come back");
+	is_str(first_line(at("v1")), "restored", "unreplayable value: the others still come back");
 	is_int(count_bad_records(), 1, "unreplayable value: set aside");
 	is_int(open_shared(), 0, "unreplayable value: the next run is not blocked");
 	ledger_close(&shared);
@@ -349,13 +314,13 @@ static void test_concurrent(void)
 		_exit(ledger_close(&l));
 	}
 	close(p[0]);
-	while (strcmp(get(at("v1")), "held"))
+	while (strcmp(first_line(at("v1")), "held"))
 		usleep(1000);
 	text = capture_stderr(open_shared, &ret);
 	is_int(ret, -EBUSY, "a second run is refused");
 	snprintf(want, sizeof(want), "another rtla run (pid %d) is using the test settings", pid);
 	ok(strstr(text, want) != NULL, "the refusal names the holder's pid");
-	is_str(get(at("v1")), "held", "the refused run changed nothing");
+	is_str(first_line(at("v1")), "held", "the refused run changed nothing");
 	close(p[1]);
 	waitpid(pid, &ret, 0);
 	is_int(WEXITSTATUS(ret), 0, "the holder gives back");
@@ -374,7 +339,7 @@ static void test_refused_write(void)
 	ledger_seal(&l, NULL);
 	ok(ledger_write(&l, 0, "y") < 0, "a write the file refuses fails");
 	ledger_write(&l, 1, "new");
-	ok(ledger_close(&l) == 1 && !strcmp(get(at("v1")), "v1"),
+	ok(ledger_close(&l) == 1 && !strcmp(first_line(at("v1")), "v1"),
 	   "the close reports it and still gives back the rest");
 	count_bad_records();
 	unlink(at("run/state"));	/* left to retry: the next run would set it aside */
