@@ -12,6 +12,7 @@ declare -gA QUICK=(
 	[hwnoise]="--backend sampler -c 0 -d 1s"
 	[dhry]="-c 0 -i 100000"
 	[capdump]="1"
+	[damos]="--sysroot $BATS_TEST_DIRNAME/../fixtures/damos/vm-6.12"
 	[help]=""
 )
 # Commands with no JSON record (help prints text only).
@@ -197,8 +198,8 @@ if "verdict" in doc:
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, help)
+		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, damos, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, damos, help)
 		timerlat|rtla: unknown command: 'timerlat' (commands:
 		mdwe|rtla: unknown command: 'mdwe' (commands:
 		hwnose|rtla: unknown command: 'hwnose' (did you mean 'hwnoise'?)
