@@ -106,5 +106,7 @@ enum damos_owner damos_owner(const struct dnode *kdamond, int index, pid_t *mark
 const char *damos_owner_name(enum damos_owner o);
 int damos_mark(int index, pid_t kdamond_pid);
 void damos_unmark(int index);
+/* Is there a mark for INDEX (a kdamond of rtla's, or one that was)? */
+bool damos_marked(int index);
 
 #endif

@@ -151,6 +151,14 @@ int damos_mark(int index, pid_t kdamond_pid)
 	return ret;
 }
 
+bool damos_marked(int index)
+{
+	char path[128];
+
+	mark_path(index, path, sizeof(path));
+	return access(path, F_OK) == 0;
+}
+
 void damos_unmark(int index)
 {
 	char path[128];

@@ -106,8 +106,8 @@ static struct dnode *start_config(const struct damos_opts *o, int index, int ver
 	if ((o->sample_us >= 0 && !set_num(c, "monitoring_attrs/intervals/sample_us", o->sample_us)) ||
 	    (o->aggr_us >= 0 && !set_num(c, "monitoring_attrs/intervals/aggr_us", o->aggr_us)))
 		goto nomem;
-	s = dtree_get(c, "schemes/0");
-	if (!dnode_set(s, "action", o->action ? o->action : "stat", true))
+	s = dnode_add_dir(dtree_get(c, "schemes"), "0");
+	if (!s || !dnode_set(s, "action", o->action ? o->action : "stat", true))
 		goto nomem;
 	ap = dnode_add_dir(s, "access_pattern");
 	if (!ap || !set_range(ap, "sz", &o->sz, ULONG_MAX) ||
@@ -280,7 +280,8 @@ int damos_stop(struct damos_opts *o)
 	if (index < 0)
 		goto fail;
 	k = dnode_index(all, index);
-	ours = damos_owner(k, index, NULL) == DAMOS_OURS;
+	/* a kdamond of rtla's that stopped by itself (its target exited) keeps its mark */
+	ours = damos_owner(k, index, NULL) == DAMOS_OURS || (!running_state(k) && damos_marked(index));
 	if (running_state(k)) {
 		ret = damos_state_write(index, "off");
 		if (ret) {
