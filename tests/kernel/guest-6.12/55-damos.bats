@@ -13,10 +13,15 @@ setup_file() {
 	mkdir -p "$CG/damos-test"
 	rm -f /tmp/damos-fifo
 	mkfifo /tmp/damos-fifo
-	# a 64 MiB string keeps 64 MiB of anonymous memory (the biggest mapping)
-	bash -c 'printf -v x "%*s" 67108864 ""; echo ready >/tmp/damos-ready; read -r <>/tmp/damos-fifo' &
+	# dd's 64 MiB buffer is the victim's biggest mapping (anonymous); it
+	# waits in read() on a FIFO opened read-write, so nothing ever comes
+	dd bs=64M count=1 of=/dev/null <>/tmp/damos-fifo 2>/dev/null &
 	echo $! >/tmp/damos-victim
-	for _ in $(seq 100); do [ -f /tmp/damos-ready ] && break; sleep 0.1; done
+	disown
+	for _ in $(seq 100); do
+		[ "$(biggest_size)" -ge 67108864 ] 2>/dev/null && break
+		sleep 0.1
+	done
 }
 
 teardown_file() {
@@ -26,27 +31,33 @@ teardown_file() {
 	fi
 	kill "$(cat /tmp/damos-victim)" 2>/dev/null || true
 	rmdir "$CG/damos-test" "$CG/damos-gone" 2>/dev/null || true
-	rm -rf /run/rtla/damos /tmp/damos-fifo /tmp/damos-ready
+	rm -rf /run/rtla/damos /tmp/damos-fifo
 }
 
 victim() { cat /tmp/damos-victim; }
 kpid() { cat $KD/0/pid; }
 S=$KD/0/contexts/0/schemes/0
 
-# the configuration of kdamond 0 as files (what a commit hands the kernel)
+# the configuration of kdamond 0 as files (what a commit hands the kernel),
+# in two processes: a fork costs much under TCG
 config() {
-	find $KD/0 -type f ! -path '*/stats/*' ! -path '*/tried_regions/*' ! -name effective_bytes |
-		sort | while read -r f; do echo "$f $(cat "$f")"; done
+	grep -r '' $KD/0 | grep -vE '/(stats|tried_regions)/|/effective_bytes:' | sort
 }
 
 # the biggest mapping of the victim: "START END" in hex
 biggest_mapping() {
-	local range best=0 s e
+	local range best=0 s e out=""
 	while read -r range _; do
 		s=$((16#${range%-*})) e=$((16#${range#*-}))
 		if ((e - s > best)); then best=$((e - s)) out="0x${range%-*} 0x${range#*-}"; fi
 	done </proc/"$(victim)"/maps
 	echo "$out"
+}
+
+biggest_size() {
+	local start end
+	read -r start end <<<"$(biggest_mapping)"
+	echo $((end - start))
 }
 
 @test "start: a kdamond of rtla's on a test process" {
@@ -160,7 +171,7 @@ biggest_mapping() {
 
 @test "rollback: a memcg removed between validation and commit kills the kdamond; the previous configuration runs again" {
 	mkdir "$CG/damos-gone"
-	before=$(config | grep -v "^$KD/0/pid ")
+	before=$(config | grep -v "^$KD/0/pid:")
 	pid=$(kpid)
 	RTLA_DAMOS_BEFORE_COMMIT="rmdir $CG/damos-gone" run "$RTLA" damos filter add memcg /damos-gone
 	echo "$output"
@@ -168,7 +179,7 @@ biggest_mapping() {
 	[[ $output == *"commit of kdamond 0 was taken, but kdamond 0 stopped (state off)"* ]]
 	[[ $output == *"rollback: kdamond 0 runs the previous configuration again (pid "* ]]
 	[ "$(cat $KD/0/state)" = on ] && [ "$(kpid)" != "$pid" ]
-	[ "$(config | grep -v "^$KD/0/pid ")" = "$before" ]
+	[ "$(config | grep -v "^$KD/0/pid:")" = "$before" ]
 	# restarted by rtla: still rtla's
 	run "$RTLA" damos
 	[[ ${lines[0]} == "kdamond 0: on, pid $(kpid), rtla's" ]]
@@ -208,9 +219,9 @@ biggest_mapping() {
 }
 
 @test "one writer at a time: a second one is refused while the first commits" {
-	RTLA_DAMOS_BEFORE_COMMIT="sleep 4" "$RTLA" damos filter add young >/dev/null &
+	RTLA_DAMOS_BEFORE_COMMIT="sleep 3.5" "$RTLA" damos filter add young >/dev/null &
 	first=$!
-	sleep 1
+	sleep 0.5
 	run "$RTLA" damos filter rm filters/0
 	echo "$output"
 	[ "$status" -eq 1 ]
