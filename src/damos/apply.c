@@ -221,6 +221,17 @@ static int check_targets(const struct dnode *c, const char *ops, char *err, size
 	return 0;
 }
 
+/* Is WORD one of the lines of TEXT? */
+static bool line_in(const char *text, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, word, len) && (p[len] == '\n' || !p[len]))
+			return true;
+	return false;
+}
+
 int damos_validate(const struct dnode *kd, int version, char *err, size_t len)
 {
 	const struct dnode *contexts = dtree_get(kd, "contexts"), *c, *schemes;
@@ -235,9 +246,14 @@ int damos_validate(const struct dnode *kd, int version, char *err, size_t len)
 	c = dnode_index(contexts, 0);
 	ops = dtree_val(c, "operations");
 	avail = dtree_val(c, "avail_operations");
-	if (!ops || (avail && !strstr(avail, ops))) {
+	if (!ops || (avail && !line_in(avail, ops))) {
+		char list[256];
+
+		snprintf(list, sizeof(list), "%s", avail ? avail : "?");
+		for (char *p = list; (p = strchr(p, '\n')); )
+			*p = ',';
 		snprintf(err, len, "operations '%s' are not offered by this kernel (%s)",
-			 ops ? ops : "?", avail ? avail : "?");
+			 ops ? ops : "?", list);
 		return -EINVAL;
 	}
 	ret = check_targets(c, ops, err, len);

@@ -23,7 +23,7 @@
 #define KDAMOND_OPT \
 	CLI_VALUE('k', "kdamond", "N", "the kdamond (default: the one rtla started)")
 #define SCHEME_OPT \
-	CLI_VALUE('s', "scheme", "N", "the scheme of the kdamond's context (default 0)")
+	CLI_VALUE(OPT_SCHEME, "scheme", "N", "the scheme of the kdamond's context (default 0)")
 
 static void show_usage(FILE *f);
 static void start_usage(FILE *f);
@@ -42,10 +42,10 @@ static const struct cli_option show_options[] = {
 };
 
 static const struct cli_option start_options[] = {
-	CLI_VALUE('p', "pid", "PID", "monitor this process's virtual memory (vaddr)",
+	CLI_VALUE(OPT_PID, "pid", "PID", "monitor this process's virtual memory (vaddr)",
 		  .complete = CLI_COMP_PIDS),
 	CLI_FLAG(OPT_PADDR, "paddr", "monitor the physical memory instead"),
-	CLI_VALUE('a', "action", "ACTION", "the scheme's action (default stat)", .complete = CLI_COMP_WORDS,
+	CLI_VALUE(OPT_ACTION, "action", "ACTION", "the scheme's action (default stat)", .complete = CLI_COMP_WORDS,
 		  .words = "stat pageout cold willneed hugepage nohugepage lru_prio lru_deprio "
 			   "migrate_hot migrate_cold"),
 	CLI_VALUE(OPT_SZ, "sz", "MIN-MAX", "region size in bytes (default 0-max)"),
@@ -234,17 +234,17 @@ static int parse_verb_args(const struct cli_spec *spec, int argc, char **argv, s
 	while (!ret && (id = cli_next(&p)) > 0) {
 		switch (id) {
 		case 'k': ret = parse_index(&p, &o->kdamond); break;
-		case 's': ret = parse_index(&p, &o->scheme); break;
+		case OPT_SCHEME: ret = parse_index(&p, &o->scheme); break;
 		case 'J': o->show.out.json = true; break;
 		case OPT_JSON_FILE: o->show.out.json_file = p.arg; break;
 		case OPT_REFRESH: o->refresh = true; break;
-		case 'p':
+		case OPT_PID:
 			if (parse_llong(p.arg, 1, INT_MAX, &v, err))
 				return cli_error(&p, "--pid: not a PID", p.arg);
 			o->pid = v;
 			break;
 		case OPT_PADDR: o->paddr = true; break;
-		case 'a': o->action = p.arg; break;
+		case OPT_ACTION: o->action = p.arg; break;
 		case OPT_SZ: ret = parse_range(&p, &o->sz); break;
 		case OPT_NR_ACCESSES: ret = parse_range(&p, &o->nr_accesses); break;
 		case OPT_AGE: ret = parse_range(&p, &o->age); break;

@@ -25,6 +25,9 @@ enum {
 	OPT_AGGR_US,
 	OPT_DIR,
 	OPT_NO_COMMIT,
+	OPT_SCHEME,	/* -s, -p, -a are upstream rtla's --stop, --period, --auto */
+	OPT_PID,
+	OPT_ACTION,
 };
 
 #define DAMOS_MAX_FILTERS 16
