@@ -309,8 +309,8 @@ static void record_lines(FILE *f, const struct dnode *n, const struct dnode *top
  * The previous configuration, kept on disk while it is being replaced: if
  * rtla is killed between write and check, what to put back is not lost.
  */
-static void record_save(int index, pid_t kdamond_pid, const struct dnode *prev, char *path,
-			size_t len)
+static void record_save(int index, pid_t kdamond_pid, const struct dnode *prev, bool staged,
+			char *path, size_t len)
 {
 	FILE *f;
 
@@ -321,8 +321,9 @@ static void record_save(int index, pid_t kdamond_pid, const struct dnode *prev, 
 		path[0] = '\0';
 		return;
 	}
-	fprintf(f, "# kdamond %d pid %d: its configuration before rtla damos (pid %d) changed it\n",
-		index, kdamond_pid, getpid());
+	/* "changing": rtla is writing; "staged": it wrote files that wait for a commit */
+	fprintf(f, "# kdamond %d pid %d rtla %d %s: the configuration it ran before\n",
+		index, kdamond_pid, getpid(), staged ? "staged" : "changing");
 	record_lines(f, prev, prev);
 	if (fclose(f))
 		warn_msg("cannot record the previous configuration in %s: %s", path, strerror(errno));
@@ -352,20 +353,26 @@ static int record_put(struct dnode *top, char *path, const char *value)
 	return dnode_set(dir, path, value, true) ? 0 : -ENOMEM;
 }
 
-struct dnode *damos_record_load(int index, pid_t pid)
+struct dnode *damos_record_load(int index, pid_t pid, pid_t *died)
 {
-	char path[256], line[8192], value[8192], name[16];
+	char path[256], line[8192], value[8192], name[16], how[16] = "";
 	struct dnode *top = NULL;
-	int rpid = 0, rindex = -1;
+	int rpid = 0, rindex = -1, writer = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/kdamond-%d.prev", DAMOS_RUN_DIR, index);
 	f = fopen(path, "re");
 	if (!f)
 		return NULL;
-	if (!fgets(line, sizeof(line), f) || sscanf(line, "# kdamond %d pid %d", &rindex, &rpid) != 2 ||
+	if (died)
+		*died = 0;
+	if (!fgets(line, sizeof(line), f) ||
+	    sscanf(line, "# kdamond %d pid %d rtla %d %15[a-z]", &rindex, &rpid, &writer, how) != 4 ||
 	    rindex != index || rpid != pid)
 		goto out;
+	/* a run that was changing it and is gone died between its writes and its check */
+	if (died && !strcmp(how, "changing") && writer != getpid() && kill(writer, 0) && errno == ESRCH)
+		*died = writer;
 	snprintf(name, sizeof(name), "%d", index);
 	{
 		struct dnode holder = { .dir = true };
@@ -533,7 +540,7 @@ int damos_apply(int index, const struct dnode *prev, const struct dnode *now,
 		err_msg("kdamond %d is not running: nothing to commit to", index);
 		return -ESRCH;
 	}
-	record_save(index, before, prev, record, sizeof(record));
+	record_save(index, before, prev, mode == DAMOS_APPLY_STAGE, record, sizeof(record));
 	/* only SIGKILL may stop a run between the first write and the check */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);

@@ -53,10 +53,11 @@ int damos_apply(int index, const struct dnode *prev, const struct dnode *now,
 
 /*
  * The configuration kdamond INDEX ran before edits that were written but
- * not committed (--no-commit): the record, if one was left for thread PID;
- * else NULL.
+ * not committed (--no-commit), or before a run of rtla that died while
+ * changing it (its pid in *DIED, else 0): the record, if one was left for
+ * the kdamond thread PID; else NULL.
  */
-struct dnode *damos_record_load(int index, pid_t pid);
+struct dnode *damos_record_load(int index, pid_t pid, pid_t *died);
 void damos_record_drop(int index);
 
 /* Write STATE_CMD ("off", "update_schemes_stats", ...) to kdamond INDEX's state. */

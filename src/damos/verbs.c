@@ -460,6 +460,39 @@ static int edit_set(struct dnode *scheme, const struct damos_opts *o, int versio
 	return 0;
 }
 
+/*
+ * A run that died between its writes and its check left files the kdamond
+ * does not run: put back what the record says it ran, before anything else.
+ */
+static int reclaim_died(int index, struct dnode **now)
+{
+	char path[128], failed[PATH_MAX + 64] = "";
+	int64_t pid = -1;
+	pid_t died;
+	struct dnode *prev;
+	int ret;
+
+	dtree_s64(*now, "pid", &pid);
+	prev = damos_record_load(index, pid, &died);
+	if (!prev || !died) {
+		dtree_free(prev);
+		return 0;
+	}
+	warn_msg("rtla damos (pid %d) died while changing kdamond %d: its files are put back "
+		 "to what the kdamond ran before", died, index);
+	snprintf(path, sizeof(path), "%s/%d", DAMON_KDAMONDS, index);
+	ret = dtree_write_changes(prev, *now, path, failed, sizeof(failed));
+	dtree_free(prev);
+	if (ret) {
+		err_msg("writing %s failed: %s", failed, strerror(-ret));
+		return ret;
+	}
+	damos_record_drop(index);
+	dtree_free(*now);
+	*now = kdamond_read(index);
+	return *now ? 0 : -EIO;
+}
+
 /* Lock, read, pick a running kdamond rtla may write; its tree in *now. */
 static int begin_edit(const struct damos_opts *o, struct dnode **now, int *version)
 {
@@ -474,6 +507,8 @@ static int begin_edit(const struct damos_opts *o, struct dnode **now, int *versi
 		return -1;
 	*now = kdamond_read(index);
 	*version = damos_kernel_version();
+	if (*now && reclaim_died(index, now))
+		return -1;
 	return *now ? index : -1;
 }
 
@@ -523,7 +558,7 @@ int damos_filter(struct damos_opts *o)
 	}
 	dtree_s64(now, "pid", &pid);
 	ours = damos_owner(now, index, NULL) == DAMOS_OURS;
-	prev = damos_record_load(index, pid);
+	prev = damos_record_load(index, pid, NULL);
 	ret = damos_apply(index, prev ? prev : now, now, want,
 			  o->no_commit ? DAMOS_APPLY_STAGE : DAMOS_APPLY_COMMIT, &newpid);
 	if (!ret) {
@@ -563,7 +598,7 @@ int damos_commit(struct damos_opts *o)
 		goto out;
 	}
 	dtree_s64(now, "pid", &pid);
-	prev = damos_record_load(index, pid);
+	prev = damos_record_load(index, pid, NULL);
 	if (!prev)
 		info_msg("no record of what kdamond %d ran before: a failed commit can only be "
 			 "committed again", index);

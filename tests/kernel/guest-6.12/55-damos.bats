@@ -229,6 +229,19 @@ biggest_size() {
 	wait $first
 }
 
+@test "a run killed between its writes and its commit: the next one puts the files back first" {
+	before=$(config)
+	n=$(cat $S/filters/nr_filters)
+	RTLA_DAMOS_BEFORE_COMMIT='kill -9 $PPID' run "$RTLA" damos filter add anon
+	[ "$status" -eq 137 ]
+	[ "$(cat $S/filters/nr_filters)" = $((n + 1)) ]
+	run "$RTLA" damos commit
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == "rtla damos: warning: rtla damos (pid "*") died while changing kdamond 0: its files are put back to what the kdamond ran before" ]]
+	[ "$(config)" = "$before" ]
+}
+
 @test "a target that dies between validation and commit: the kdamond cannot start again, and says so" {
 	pid=$(kpid)
 	RTLA_DAMOS_BEFORE_COMMIT="kill -9 $(victim); sleep 0.5" run "$RTLA" damos filter add anon
