@@ -173,7 +173,7 @@ biggest_size() {
 	mkdir "$CG/damos-gone"
 	before=$(config | grep -v "^$KD/0/pid:")
 	pid=$(kpid)
-	RTLA_DAMOS_BEFORE_COMMIT="rmdir $CG/damos-gone" run "$RTLA" damos filter add memcg /damos-gone
+	RTLA_DAMOS_BEFORE_COMMIT="rmdir $CG/damos-gone; sleep 0.5" run "$RTLA" damos filter add memcg /damos-gone
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ $output == *"commit of kdamond 0 was taken, but kdamond 0 stopped (state off)"* ]]
