@@ -294,8 +294,8 @@ int damos_read_all(struct dnode **out)
 
 	if (!sysroot_exists(DAMON_ADMIN)) {
 		if (sysroot_is_live())
-			err_msg("no DAMON sysfs interface: %s is missing (a kernel with "
-				"CONFIG_DAMON_SYSFS, 5.18 or later)", DAMON_ADMIN);
+			err_msg("no DAMON sysfs interface: %s is missing (this kernel was built "
+				"without CONFIG_DAMON_SYSFS)", DAMON_ADMIN);
 		else
 			err_msg("no DAMON sysfs interface in %s: %s is missing", sysroot_dir(), DAMON_ADMIN);
 		return -ENOENT;
