@@ -93,7 +93,6 @@ const struct cli_spec damos_stop_cli = {
 };
 const struct cli_spec damos_filter_cli = {
 	.command = "damos filter", .options = filter_options, .usage = filter_usage,
-	.positional = CLI_COMP_WORDS,
 };
 const struct cli_spec damos_commit_cli = {
 	.command = "damos commit", .options = commit_options, .usage = commit_usage,

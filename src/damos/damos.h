@@ -87,9 +87,9 @@ int damos_show(const struct damos_show *o, const struct dnode *kdamonds);
 
 /* The release under the root ("6.12.117+deb13-rt-amd64") as major*1000+minor, or 0. */
 int damos_kernel_version(void);
-/* Does the type of FILTER directory DIR ("filters", "core_filters", "ops_filters")
- * exist in this kernel, and may TYPE go there? */
+/* Does a kernel of VERSION (0: unknown, any) offer the filter TYPE? */
 bool damos_type_known(const char *type, int version);
+/* May TYPE go in the filter directory DIR ("filters", "core_filters", "ops_filters")? */
 bool damos_type_allowed_in(const char *type, const char *dir);
 
 /* ---- ownership (own.c) ---- */

@@ -171,8 +171,6 @@ static void show_pattern(const struct dnode *ap, int level)
 
 static void show_scheme_part(const struct dnode *d, int level)
 {
-	static const char *const skip_goals[] = { NULL };
-
 	if (!strcmp(d->name, "access_pattern")) {
 		show_pattern(d, level);
 	} else if (filter_dir_name(d->name)) {
@@ -185,7 +183,7 @@ static void show_scheme_part(const struct dnode *d, int level)
 	} else if (!strcmp(d->name, "quotas")) {
 		indent(level);
 		fputs("quotas: ", stdout);
-		put_files(d, skip_goals);
+		put_files(d, NULL);
 		putchar('\n');
 		for (size_t i = 0; i < d->nkids; i++)
 			if (d->kids[i]->dir)
@@ -377,11 +375,9 @@ static void json_members(struct json *j, const struct dnode *d)
 
 static void json_dir(struct json *j, const char *key, const struct dnode *d)
 {
-	if (dnode_count(d) || (pure_list(d) && d->nkids)) {
-		if (pure_list(d)) {
-			json_entries(j, key, d);
-			return;
-		}
+	if (d->nkids && pure_list(d)) {
+		json_entries(j, key, d);
+		return;
 	}
 	json_object_begin(j, key);
 	json_members(j, d);

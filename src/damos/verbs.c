@@ -54,10 +54,10 @@ static int write_nr_kdamonds(size_t n)
 
 static bool set_num(struct dnode *dir, const char *path, unsigned long long v)
 {
-	char val[32], copy[256], *slash;
+	char val[32];
+	const char *slash;
 
 	snprintf(val, sizeof(val), "%llu", v);
-	snprintf(copy, sizeof(copy), "%s", path);
 	while ((slash = strchr(path, '/'))) {
 		char name[64];
 
