@@ -404,7 +404,8 @@ static int write_file(const char *path, const struct dnode *f, char *failed, siz
 	int ret;
 
 	snprintf(sub, sizeof(sub), "%s/%s", path, f->name);
-	ret = write_value(sub, f->value);
+	/* a write of no bytes never reaches the kernel: empty is a lone newline */
+	ret = write_value(sub, *f->value ? f->value : "\n");
 	if (ret)
 		snprintf(failed, len, "%s: '%s'", sub, f->value);
 	return ret;

@@ -108,6 +108,12 @@ biggest_size() {
 	[ "$(cat $S/filters/nr_filters)" = 4 ]
 	[ "$(cat $S/filters/1/type) $(cat $S/filters/1/memcg_path)" = "memcg /damos-test" ]
 	[ "$(cat $S/filters/3/type)" = addr ]
+	# a memcg filter set to another type: its path is emptied, and back
+	run "$RTLA" damos filter set filters/1 young
+	echo "$output"
+	[ "$status" -eq 0 ] && [ -z "$(cat $S/filters/1/memcg_path)" ]
+	run "$RTLA" damos filter set filters/1 memcg /damos-test
+	[ "$status" -eq 0 ] && [ "$(cat $S/filters/1/memcg_path)" = /damos-test ]
 	[ "$(kpid)" = "$pid" ]
 }
 
