@@ -265,3 +265,18 @@ biggest_size() {
 	[ "$(cat $KD/nr_kdamonds)" = 0 ]
 	[ ! -e /run/rtla/damos/kdamond-0 ]
 }
+
+@test "start --paddr: physical memory with an anon filter, a pageout quota; stop" {
+	run "$RTLA" damos start --paddr --action pageout --age 100-max --quota-bytes 1048576 \
+		--quota-reset-ms 1000 --filter 'reject anon'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "kdamond 0 started: pid $(kpid), paddr, scheme 0: pageout, 1 filter" ]
+	[ "$(cat $KD/0/contexts/0/operations) $(cat $S/quotas/bytes) $(cat $S/access_pattern/age/min)" = "paddr 1048576 100" ]
+	run "$RTLA" damos --refresh
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"      filters/0: reject anon"* ]]
+	run "$RTLA" damos stop
+	[ "$status" -eq 0 ] && [ "$(cat $KD/nr_kdamonds)" = 0 ]
+}
