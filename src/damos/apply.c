@@ -8,6 +8,13 @@
  * written before every value is checked, and nothing is believed after the
  * commit until the kdamond is seen running with the same thread and the
  * files read back hold what was written.
+ *
+ * The noise family's guardian and ledger give values back in the reverse
+ * order of their first writes; a kdamond cannot be restored that way:
+ * writing a directory's nr_* file resets all its entries (so the count
+ * goes first and the entries after it), and nothing takes effect without a
+ * commit or a restart. So the previous configuration is kept whole, as a
+ * tree, written back in the kernel's order, and committed.
  */
 #include <errno.h>
 #include <fcntl.h>

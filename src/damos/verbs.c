@@ -598,10 +598,8 @@ int damos_commit(struct damos_opts *o)
 		goto out;
 	}
 	dtree_s64(now, "pid", &pid);
+	/* without a record of what ran before, a failed commit goes back to the files as they are */
 	prev = damos_record_load(index, pid, NULL);
-	if (!prev)
-		info_msg("no record of what kdamond %d ran before: a failed commit can only be "
-			 "committed again", index);
 	ret = damos_apply(index, prev ? prev : now, now, now, DAMOS_APPLY_COMMIT, &newpid);
 	if (!ret)
 		printf("kdamond %d: committed (pid %d)\n", index, newpid);
