@@ -29,7 +29,12 @@ snapshot() {
 	if grep -qv '^0$' $KD/*/refresh_ms 2>/dev/null; then
 		skip='/(stats|tried_regions)/|/effective_bytes:'
 	fi
-	grep -r '' /sys/kernel/mm/damon | grep -vE "$skip" | sort
+	# pid and memcg_path answer EBUSY while another reader holds DAMON's lock
+	for _ in 1 2 3 4 5; do
+		grep -r '' /sys/kernel/mm/damon >"$tmp/snap" 2>/dev/null && break
+		sleep 0.2
+	done
+	grep -vE "$skip" "$tmp/snap" | sort
 }
 
 # the indexes of the running kdamonds rtla says were started with the machine
