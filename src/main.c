@@ -35,6 +35,8 @@ const struct rtla_command rtla_commands[] = {
 	  &capdump_cli, 0 },
 	{ "parport", cmd_parport, "parallel ports, pata_parport protocols, devices, disks; add, delete",
 	  &parport_cli, 0 },
+	{ "damos", cmd_damos, "DAMON kdamonds, schemes and DAMOS filters: show, start, edit safely",
+	  &damos_cli, 0 },
 	{ "features", cmd_features, "which kernel interfaces the rtla commands need are there",
 	  &features_cli, 0 },
 	{ "capture", cmd_capture, "copy what the read-only commands read, for --sysroot elsewhere",

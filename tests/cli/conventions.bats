@@ -15,6 +15,7 @@ declare -gA QUICK=(
 	[parport]="--ports"
 	[features]="-g caps,memfd"
 	[capture]="--dry-run -x /proc /tmp/rtla-conventions-capture"
+	[damos]="--sysroot $BATS_TEST_DIRNAME/../fixtures/damos/vm-6.12"
 	[help]=""
 )
 # Commands with no JSON record (help prints text only).
@@ -200,8 +201,8 @@ if "verdict" in doc:
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, help)
+		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, parport, damos, features, capture, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, parport, damos, features, capture, help)
 		timerlat|rtla: unknown command: 'timerlat' (commands:
 		mdwe|rtla: unknown command: 'mdwe' (commands:
 		hwnose|rtla: unknown command: 'hwnose' (did you mean 'hwnoise'?)
