@@ -32,11 +32,13 @@ const struct rtla_command *rtla_command_find(const char *name);
 
 /* Each command's option description (cli.h), for completion. */
 extern const struct cli_spec help_cli, capdump_cli, dhry_cli, osnoise_cli, hwnoise_cli;
+extern const struct cli_spec mdwe_cli;
 
 int cmd_help(int argc, char **argv);
 int cmd_capdump(int argc, char **argv);
 int cmd_dhry(int argc, char **argv);
 int cmd_osnoise(int argc, char **argv);
 int cmd_hwnoise(int argc, char **argv);
+int cmd_mdwe(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ declare -gA QUICK=(
 	[hwnoise]="--backend sampler -c 0 -d 1s"
 	[dhry]="-c 0 -i 100000"
 	[capdump]="1"
+	[mdwe]="1"
 	[help]=""
 )
 # Commands with no JSON record (help prints text only).
@@ -197,10 +198,10 @@ if "verdict" in doc:
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, help)
+		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, mdwe, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, mdwe, help)
 		timerlat|rtla: unknown command: 'timerlat' (commands:
-		mdwe|rtla: unknown command: 'mdwe' (commands:
+		frobnicate|rtla: unknown command: 'frobnicate' (commands:
 		hwnose|rtla: unknown command: 'hwnose' (did you mean 'hwnoise'?)
 		capdunp|rtla: unknown command: 'capdunp' (did you mean 'capdump'?)
 		''|rtla: unknown command: '' (commands:

@@ -4,7 +4,7 @@
 load helper
 bats_require_minimum_version 1.5.0
 
-COMMANDS="osnoise, hwnoise, dhry, capdump, help"
+COMMANDS="osnoise, hwnoise, dhry, capdump, mdwe, help"
 
 setup() {
 	tmp=$(mktemp -d)

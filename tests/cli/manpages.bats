@@ -166,3 +166,9 @@ check_help_in_page() {
 @test "every option of rtla capdump --help is in rtla-capdump.rst" {
 	check_help_in_page rtla-capdump capdump
 }
+
+@test "every option of rtla mdwe, mdwe selftest and mdwe run --help is in rtla-mdwe.rst" {
+	check_help_in_page rtla-mdwe mdwe
+	check_help_in_page rtla-mdwe mdwe selftest
+	check_help_in_page rtla-mdwe mdwe run
+}

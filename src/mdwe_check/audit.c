@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * audit - a row per process: its MDWE flags, its W+X mappings, and the
+ * seccomp and no_new_privs state around them.
+ *
+ * The flags of every process come first, from one BPF pass (bpf.c), or
+ * with --method ptrace from each process itself (ptrace.c); then each
+ * process's status and maps are read through the sysroot, so a captured
+ * tree audits its W+X mappings too. Whatever cannot be known says
+ * "unknown", and one stderr line says why; the rest of the audit runs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "mdwe_check/mdwe.h"
+#include "msg.h"
+#include "parse.h"
+#include "procscan.h"
+#include "sysroot.h"
+
+enum {
+	OPT_ALL = CLI_LONG,
+	OPT_METHOD,
+	OPT_FORCE,
+};
+
+enum method { METHOD_BPF, METHOD_PTRACE };
+
+struct audit_opts {
+	bool all, force;
+	enum method method;
+	struct out_opts out;
+	int nargs;
+	char **args;
+};
+
+const struct cli_option mdwe_audit_options[] = {
+	CLI_FLAG(OPT_ALL, "all", "every process, not only those worth a look"),
+	/* -a as in capdump: --auto in the noise commands, so hidden */
+	CLI_FLAG('a', NULL, "same as --all", .flags = CLI_HIDDEN),
+	CLI_VALUE(OPT_METHOD, "method", "bpf|ptrace",
+		  "how to read MDWE flags: a BPF task iterator (default),\n"
+		  "or a prctl injected into each process (x86-64; it\n"
+		  "stops each process briefly: see rtla-mdwe(1))",
+		  .complete = CLI_COMP_WORDS, .words = "bpf ptrace"),
+	CLI_FLAG(OPT_FORCE, "force", "with --method ptrace: also real-time processes"),
+	OUT_CLI_OPTIONS,
+	CLI_OPT_HELP("show this help"),
+	CLI_OPT_VERSION("show the version"),
+	CLI_OPT_END
+};
+
+enum {
+	COL_PID, COL_PPID, COL_USER, COL_COMMAND, COL_STATE, COL_MDWE, COL_MDWE_FLAGS,
+	COL_WX, COL_WX_BYTES, COL_WX_PATH, COL_SECCOMP, COL_NNP, COL_REASON, COL_NOTE,
+};
+
+static const struct out_column cols[] = {
+	[COL_PID]	 = { "PID", "pid", OUT_NUM, 5, OUT_RIGHT, "process ID" },
+	[COL_PPID]	 = { "PPID", "ppid", OUT_NUM, 5, OUT_RIGHT, "parent process ID" },
+	[COL_USER]	 = { "USER", "user", OUT_STR, 8, OUT_TRUNC, "effective user name" },
+	[COL_COMMAND]	 = { "COMMAND", "command", OUT_STR, 15, OUT_TRUNC,
+			     "command name (kernel threads in brackets)" },
+	[COL_STATE]	 = { "STATE", "state", OUT_STR, 1, 0, "process state (R, S, D, Z...)" },
+	[COL_MDWE]	 = { "MDWE", "mdwe", OUT_STR, 16, 0,
+			     "refuse-exec-gain, +no-inherit (refuse-exec-gain with\n"
+			     "               PR_MDWE_NO_INHERIT), - or unknown" },
+	[COL_MDWE_FLAGS] = { "MDWE_FLAGS", "mdwe_flags", OUT_NUM, 3, OUT_RIGHT,
+			     "PR_GET_MDWE's value" },
+	[COL_WX]	 = { "WX", "wx_mappings", OUT_NUM, 3, OUT_RIGHT,
+			     "mappings both writable and executable" },
+	[COL_WX_BYTES]	 = { "WX_BYTES", "wx_bytes", OUT_NUM, 8, OUT_RIGHT,
+			     "their size in bytes" },
+	[COL_WX_PATH]	 = { "WX_PATH", "wx_path", OUT_STR, 0.2, OUT_TRUNC,
+			     "the first one's file, or [anon]" },
+	[COL_SECCOMP]	 = { "SECCOMP", "seccomp", OUT_STR, 8, 0,
+			     "seccomp mode: disabled, strict or filter" },
+	[COL_NNP]	 = { "NNP", "no_new_privs", OUT_BOOL, 3, 0, "no_new_privs is set" },
+	[COL_REASON]	 = { "REASON", "reason", OUT_STR, 0.1, OUT_TRUNC,
+			     "why the default filter shows the process" },
+	[COL_NOTE]	 = { "NOTE", "note", OUT_STR, 0.1, OUT_WRAP,
+			     "what could not be read" },
+};
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+
+static const char default_cols[] = "PID,PPID,USER,COMMAND,MDWE,WX,WX_BYTES,WX_PATH,SECCOMP,NNP";
+/* for programs: the value and the notes too */
+static const char record_cols[] =
+	"PID,PPID,USER,COMMAND,STATE,MDWE,MDWE_FLAGS,WX,WX_BYTES,WX_PATH,SECCOMP,NNP,REASON,NOTE";
+
+void mdwe_audit_usage(FILE *f);
+
+const struct cli_spec mdwe_audit_cli = {
+	.command = "mdwe audit",
+	.options = mdwe_audit_options,
+	.usage = mdwe_audit_usage,
+	.positional = CLI_COMP_PIDS,
+};
+
+void mdwe_audit_usage(FILE *f)
+{
+	fputs("Usage: rtla mdwe [audit] [OPTIONS] [PID...]\n"
+	      "       rtla mdwe selftest [-J]\n"
+	      "       rtla mdwe run [--no-inherit] [--] COMMAND [ARG...]\n\n"
+	      "Which processes run under memory-deny-write-execute (PR_SET_MDWE), and\n"
+	      "which still map memory both writable and executable (W+X).\n\n"
+	      "Without PIDs only the processes worth a look are shown: those under\n"
+	      "MDWE, and those without it (or unknown) that map W+X. Named PIDs are\n"
+	      "always shown. The MDWE flags come from a BPF task iterator (root);\n"
+	      "where it cannot run the column says unknown and stderr says why.\n\n"
+	      "Options:\n", f);
+	cli_print_options(&mdwe_audit_cli, f);
+	out_usage(f, cols, NCOLS);
+	fputs("\nselftest checks the running kernel's enforcement; run starts COMMAND\n"
+	      "under MDWE (rtla mdwe selftest --help, rtla mdwe run --help).\n"
+	      "Global option --sysroot DIR audits the W+X mappings of a captured tree.\n"
+	      "See rtla-mdwe(1).\n", f);
+}
+
+static int parse_args(int argc, char **argv, struct audit_opts *o)
+{
+	struct cli_parser p;
+	int id;
+
+	memset(o, 0, sizeof(*o));
+	cli_begin(&p, &mdwe_audit_cli, argc, argv);
+	while ((id = cli_next(&p)) > 0) {
+		if (out_parse_opt(id, p.arg, &o->out))
+			continue;
+		switch (id) {
+		case OPT_ALL: case 'a': o->all = true; break;
+		case OPT_FORCE: o->force = true; break;
+		case OPT_METHOD:
+			if (!strcmp(p.arg, "bpf"))
+				o->method = METHOD_BPF;
+			else if (!strcmp(p.arg, "ptrace"))
+				o->method = METHOD_PTRACE;
+			else
+				return cli_error(&p, "--method: not bpf or ptrace", p.arg);
+			break;
+		}
+	}
+	if (id < 0)
+		return id;
+	o->nargs = argc - p.optind;
+	o->args = argv + p.optind;
+	for (int i = 0; i < o->nargs; i++) {
+		long long pid;
+		char err[PARSE_ERR_MAX];
+
+		if (parse_llong(o->args[i], 1, INT_MAX, &pid, err))
+			return cli_usage_error(&mdwe_audit_cli,
+					       "not a PID (verbs: audit, selftest, run)", o->args[i]);
+	}
+	if (o->force && o->method != METHOD_PTRACE)
+		return cli_usage_error(&mdwe_audit_cli, "--force applies to --method ptrace", NULL);
+	if (o->method == METHOD_PTRACE && !sysroot_is_live())
+		return cli_usage_error(&mdwe_audit_cli,
+				       "--method ptrace reads live processes, not --sysroot", NULL);
+	return 0;
+}
+
+struct user_entry {
+	uid_t uid;
+	char *name;
+};
+
+struct audit {
+	struct audit_opts *opt;
+	struct out_table *t;
+	int procfd;
+	size_t rows;
+	/* the MDWE flags: known, or why not */
+	bool flags_known;
+	struct mdwe_flags_set flags;
+	char flags_why[256];
+	/* a reusable buffer for maps text */
+	char *buf;
+	size_t buf_len;
+	struct user_entry *users;
+	size_t nr_users;
+	bool passwd_loaded;
+	size_t unreadable_maps;
+};
+
+static const char *user_add(struct audit *a, uid_t uid, const char *name)
+{
+	struct user_entry *e = realloc(a->users, (a->nr_users + 1) * sizeof(*e));
+
+	if (!e)
+		return NULL;
+	a->users = e;
+	e = &a->users[a->nr_users];
+	e->uid = uid;
+	e->name = strdup(name);
+	if (!e->name)
+		return NULL;
+	a->nr_users++;
+	return e->name;
+}
+
+/* A captured tree names its users in its own etc/passwd, when it has one. */
+static const char *user_name(struct audit *a, uid_t uid, char *buf, size_t len)
+{
+	struct passwd *pw;
+	const char *name;
+
+	if (!sysroot_is_live() && !a->passwd_loaded) {
+		FILE *f = sysroot_fopen("/etc/passwd", "r");
+
+		a->passwd_loaded = true;
+		while (f && (pw = fgetpwent(f)))
+			if (!user_add(a, pw->pw_uid, pw->pw_name))
+				break;
+		if (f)
+			fclose(f);
+	}
+	for (size_t i = 0; i < a->nr_users; i++)
+		if (a->users[i].uid == uid)
+			return a->users[i].name;
+	snprintf(buf, len, "%u", (unsigned)uid);
+	pw = sysroot_is_live() ? getpwuid(uid) : NULL;
+	name = user_add(a, uid, pw ? pw->pw_name : buf);
+	return name ? name : buf;
+}
+
+/* Read PID/FILE under /proc into a->buf, NUL-terminated: its length or -errno. */
+static ssize_t read_pid_file(struct audit *a, pid_t pid, const char *file)
+{
+	char rel[64];
+	size_t total = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(rel, sizeof(rel), "%d/%s", (int)pid, file);
+	fd = openat(a->procfd, rel, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (a->buf_len - total < 4096) {
+			size_t nlen = a->buf_len ? a->buf_len * 2 : 64 * 1024;
+			char *p = realloc(a->buf, nlen);
+
+			if (!p) {
+				close(fd);
+				return -ENOMEM;
+			}
+			a->buf = p;
+			a->buf_len = nlen;
+		}
+		n = read(fd, a->buf + total, a->buf_len - total - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		if (!n)
+			break;
+		total += n;
+	}
+	close(fd);
+	a->buf[total] = '\0';
+	return total;
+}
+
+static void note_add(char *note, size_t len, const char *text)
+{
+	size_t off = strlen(note);
+
+	snprintf(note + off, len - off, "%s%s", off ? "; " : "", text);
+}
+
+/* -ENOENT when PID does not exist (said on stderr when it was named), else 0. */
+static int audit_pid(struct audit *a, pid_t pid, bool named)
+{
+	struct mdwe_status st;
+	struct mdwe_wx wx;
+	struct out_row *r;
+	char note[512] = "", buf[64], why[256];
+	const char *reason = NULL, *mdwe;
+	bool kthread, wx_known = false, mdwe_known = false, shown;
+	long flags = 0;
+	ssize_t n;
+
+	n = read_pid_file(a, pid, "status");
+	if (n == -ENOENT || n == -ESRCH) {
+		if (named)
+			err_msg("PID %d: no such process", (int)pid);
+		return -ENOENT;
+	}
+	if (n < 0) {
+		mdwe_status_parse("", &st);
+		snprintf(note, sizeof(note), "status: %s", strerror(-n));
+	} else {
+		mdwe_status_parse(a->buf, &st);
+	}
+	kthread = st.kthread == 1 || (st.kthread < 0 && (pid == 2 || st.ppid == 2));
+
+	/* the MDWE flags */
+	if (kthread) {
+		mdwe_known = true;	/* no user memory, no MDWE */
+	} else if (a->opt->method == METHOD_PTRACE) {
+		struct mdwe_ptrace_opts po = { .force = a->opt->force };
+
+		flags = mdwe_ptrace_read(pid, &po, why, sizeof(why));
+		mdwe_known = flags >= 0;
+		if (!mdwe_known)
+			note_add(note, sizeof(note), why);
+	} else if (a->flags_known) {
+		const struct mdwe_task_flags *tf = mdwe_flags_find(&a->flags, pid);
+
+		if (tf) {
+			mdwe_known = true;
+			flags = tf->flags;
+		} else {
+			note_add(note, sizeof(note), "started after the BPF pass");
+		}
+	}
+	if (!mdwe_known)
+		mdwe = "unknown";
+	else if (!(flags & PR_MDWE_REFUSE_EXEC_GAIN))
+		mdwe = "-";
+	else
+		mdwe = flags & PR_MDWE_NO_INHERIT ? "+no-inherit" : "refuse-exec-gain";
+
+	/* the W+X mappings; a kernel thread has none */
+	memset(&wx, 0, sizeof(wx));
+	if (kthread) {
+		wx_known = true;
+	} else {
+		n = read_pid_file(a, pid, "maps");
+		if (n >= 0 && !mdwe_maps_scan(a->buf, n, &wx)) {
+			wx_known = true;
+		} else if (n >= 0) {
+			snprintf(why, sizeof(why), "maps: line %u does not parse", wx.lines + 1);
+			note_add(note, sizeof(note), why);
+		} else {
+			snprintf(why, sizeof(why), "maps: %s", strerror(-n));
+			note_add(note, sizeof(note), why);
+			a->unreadable_maps++;
+		}
+	}
+	if (st.state == 'Z')
+		note_add(note, sizeof(note), "zombie");
+
+	if (mdwe_known && (flags & PR_MDWE_REFUSE_EXEC_GAIN))
+		reason = wx.count ? "under MDWE, maps W+X made before" : "under MDWE";
+	else if (wx.count)
+		reason = mdwe_known ? "maps W+X without MDWE" : "maps W+X, MDWE unknown";
+	shown = named || a->opt->all || reason;
+	if (!shown)
+		return 0;
+
+	r = out_row_add(a->t);
+	if (!r)
+		return 0;
+	a->rows++;
+	out_set_u64(r, COL_PID, pid);
+	if (st.ppid >= 0)
+		out_set_u64(r, COL_PPID, st.ppid);
+	if (st.uid >= 0 && out_column_shown(a->t, COL_USER))
+		out_set_str(r, COL_USER, user_name(a, st.uid, buf, sizeof(buf)));
+	if (st.name[0])
+		out_set_fmt(r, COL_COMMAND, kthread ? "[%s]" : "%s", st.name);
+	if (st.state)
+		out_set_fmt(r, COL_STATE, "%c", st.state);
+	out_set_str(r, COL_MDWE, mdwe);
+	if (mdwe_known)
+		out_set_u64(r, COL_MDWE_FLAGS, flags);
+	else
+		out_set_none(r, COL_MDWE_FLAGS);
+	if (wx_known) {
+		out_set_u64(r, COL_WX, wx.count);
+		out_set_u64(r, COL_WX_BYTES, wx.bytes);
+		if (wx.count)
+			out_set_str(r, COL_WX_PATH, wx.first);
+		else
+			out_set_none(r, COL_WX_PATH);
+	} else {
+		out_set_str(r, COL_WX, "unknown");
+		out_set_str(r, COL_WX_BYTES, "unknown");
+		out_set_str(r, COL_WX_PATH, "unknown");
+	}
+	if (mdwe_seccomp_name(st.seccomp))
+		out_set_str(r, COL_SECCOMP, mdwe_seccomp_name(st.seccomp));
+	else
+		out_set_none(r, COL_SECCOMP);
+	if (st.nnp >= 0)
+		out_set_bool(r, COL_NNP, st.nnp);
+	else
+		out_set_none(r, COL_NNP);
+	if (reason)
+		out_set_str(r, COL_REASON, reason);
+	else
+		out_set_none(r, COL_REASON);
+	if (note[0])
+		out_set_str(r, COL_NOTE, note);
+	else
+		out_set_none(r, COL_NOTE);
+	return 0;
+}
+
+/* Read every process's flags once, or say once why they are unknown. */
+static void load_flags(struct audit *a)
+{
+	int ret;
+
+	if (a->opt->method == METHOD_PTRACE) {
+		if (!mdwe_ptrace_supported())
+			info_msg("MDWE unknown: --method ptrace works on x86-64 only");
+		return;
+	}
+	if (!sysroot_is_live()) {
+		info_msg("MDWE unknown: a captured tree (--sysroot) holds no MDWE flags; "
+			 "W+X mappings come from its maps");
+		return;
+	}
+	ret = mdwe_kernel_probe();
+	if (ret == -EINVAL) {
+		/* nothing can run under what the kernel lacks */
+		a->flags_known = true;
+		info_msg("this kernel has no MDWE (Linux 6.3 and later have it): no process "
+			 "runs under it");
+		return;
+	}
+	ret = mdwe_bpf_read(&a->flags, a->flags_why, sizeof(a->flags_why));
+	if (ret) {
+		info_msg("MDWE unknown: %s", a->flags_why);
+		return;
+	}
+	a->flags_known = true;
+	debug_msg("BPF: load %.1f ms, iteration %.2f ms, %zu processes", a->flags.load_ms,
+		  a->flags.iter_ms, a->flags.nr);
+}
+
+int mdwe_audit(int argc, char **argv)
+{
+	struct audit_opts o;
+	struct audit a = { .opt = &o, .procfd = -1 };
+	char err[PARSE_ERR_MAX];
+	bool for_programs;
+	int ret, status = EXIT_PASSED;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
+	for_programs = o.out.json || o.out.json_file || o.out.raw;
+	ret = out_table_new(&a.t, "processes", cols, NCOLS,
+			    for_programs ? record_cols : default_cols, &o.out, err);
+	if (ret) {
+		err_msg("-o: %s", ret == -EINVAL ? err : strerror(-ret));
+		return EXIT_ERROR;
+	}
+	a.procfd = sysroot_open("/proc", O_RDONLY | O_DIRECTORY);
+	if (a.procfd < 0) {
+		err_msg("cannot open %s/proc: %s", sysroot_is_live() ? "" : sysroot_dir(),
+			strerror(errno));
+		status = EXIT_ERROR;
+		goto out_free;
+	}
+	load_flags(&a);
+	if (o.nargs) {
+		for (int i = 0; i < o.nargs; i++)
+			if (audit_pid(&a, atoi(o.args[i]), true))
+				status = EXIT_ERROR;
+	} else {
+		struct procscan scan;
+
+		ret = procscan_pids(&scan);
+		if (ret) {
+			err_msg("cannot list the processes: %s", strerror(-ret));
+			status = EXIT_ERROR;
+			goto out_close;
+		}
+		for (size_t i = 0; i < scan.nr; i++)
+			audit_pid(&a, scan.pids[i], false);
+		if (!a.rows && !o.all)
+			info_msg("no process runs under MDWE or maps W+X; --all shows all %zu",
+				 scan.nr);
+		procscan_free(&scan);
+	}
+	if (a.unreadable_maps && !o.nargs)
+		info_msg("the maps of %zu process%s could not be read: W+X unknown there",
+			 a.unreadable_maps, a.unreadable_maps == 1 ? "" : "es");
+	if (out_table_print(a.t))
+		status = EXIT_ERROR;
+out_close:
+	close(a.procfd);
+out_free:
+	out_table_free(a.t);
+	mdwe_flags_free(&a.flags);
+	for (size_t i = 0; i < a.nr_users; i++)
+		free(a.users[i].name);
+	free(a.users);
+	free(a.buf);
+	return status;
+}
