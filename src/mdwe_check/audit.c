@@ -288,7 +288,7 @@ static int audit_pid(struct audit *a, pid_t pid, bool named)
 	struct out_row *r;
 	char note[512] = "", buf[64], why[256];
 	const char *reason = NULL, *mdwe;
-	bool kthread, wx_known = false, mdwe_known = false, shown;
+	bool kthread, wx_known = false, mdwe_known = false, bad_maps = false;
 	long flags = 0;
 	ssize_t n;
 
@@ -342,6 +342,7 @@ static int audit_pid(struct audit *a, pid_t pid, bool named)
 		if (n >= 0 && !mdwe_maps_scan(a->buf, n, &wx)) {
 			wx_known = true;
 		} else if (n >= 0) {
+			bad_maps = true;	/* a kernel or a capture we do not understand */
 			snprintf(why, sizeof(why), "maps: line %u does not parse", wx.lines + 1);
 			note_add(note, sizeof(note), why);
 		} else {
@@ -357,8 +358,9 @@ static int audit_pid(struct audit *a, pid_t pid, bool named)
 		reason = wx.count ? "under MDWE, maps W+X made before" : "under MDWE";
 	else if (wx.count)
 		reason = mdwe_known ? "maps W+X without MDWE" : "maps W+X, MDWE unknown";
-	shown = named || a->opt->all || reason;
-	if (!shown)
+	else if (bad_maps)
+		reason = "maps do not parse";
+	if (!named && !a->opt->all && !reason)
 		return 0;
 
 	r = out_row_add(a->t);
@@ -387,9 +389,10 @@ static int audit_pid(struct audit *a, pid_t pid, bool named)
 		else
 			out_set_none(r, COL_WX_PATH);
 	} else {
-		out_set_str(r, COL_WX, "unknown");
-		out_set_str(r, COL_WX_BYTES, "unknown");
-		out_set_str(r, COL_WX_PATH, "unknown");
+		/* "-" (null): unlike 0, not a count; NOTE says why */
+		out_set_none(r, COL_WX);
+		out_set_none(r, COL_WX_BYTES);
+		out_set_none(r, COL_WX_PATH);
 	}
 	if (mdwe_seccomp_name(st.seccomp))
 		out_set_str(r, COL_SECCOMP, mdwe_seccomp_name(st.seccomp));
