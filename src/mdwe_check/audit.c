@@ -180,6 +180,7 @@ struct audit {
 	size_t rows;
 	/* the MDWE flags: known, or why not */
 	bool flags_known;
+	bool no_mdwe;		/* the kernel has none: every process is "-" */
 	struct mdwe_flags_set flags;
 	char flags_why[256];
 	/* a reusable buffer for maps text */
@@ -316,6 +317,8 @@ static int audit_pid(struct audit *a, pid_t pid, bool named)
 		mdwe_known = flags >= 0;
 		if (!mdwe_known)
 			note_add(note, sizeof(note), why);
+	} else if (a->no_mdwe) {
+		mdwe_known = true;
 	} else if (a->flags_known) {
 		const struct mdwe_task_flags *tf = mdwe_flags_find(&a->flags, pid);
 
@@ -431,7 +434,7 @@ static void load_flags(struct audit *a)
 	ret = mdwe_kernel_probe();
 	if (ret == -EINVAL) {
 		/* nothing can run under what the kernel lacks */
-		a->flags_known = true;
+		a->no_mdwe = true;
 		info_msg("this kernel has no MDWE (Linux 6.3 and later have it): no process "
 			 "runs under it");
 		return;
