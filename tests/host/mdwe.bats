@@ -9,7 +9,7 @@ bats_require_minimum_version 1.5.0
 
 setup_file() {
 	export TARGET=$BATS_FILE_TMPDIR/mdwe_target
-	${CC:-cc} -O2 -Wall -o "$TARGET" "$BATS_TEST_DIRNAME/mdwe_target.c"
+	${CC:-cc} -O2 -Wall -pthread -o "$TARGET" "$BATS_TEST_DIRNAME/mdwe_target.c"
 	chmod 755 "$BATS_FILE_TMPDIR"
 }
 
@@ -206,4 +206,72 @@ mmap RWX ok" ]
 	run "$RTLA" mdwe run -- "$RTLA" mdwe selftest
 	[ "$status" -eq 1 ]
 	[ "$output" = "rtla mdwe selftest: rtla itself runs under MDWE (refuse-exec-gain): the checks need a process without it" ]
+}
+
+@test "--method ptrace agrees with BPF on every target, and every target lives on unchanged" {
+	needs_root "both readers need root"
+	needs_mdwe
+	[ "$(uname -m)" = x86_64 ] || skip "--method ptrace is x86-64 only"
+	mkfifo "$tmp/fifo"
+	start none "$TARGET"; p_none=$pid
+	start refuse "$TARGET" --mdwe 1; p_refuse=$pid
+	start noinh "$TARGET" --wx --mdwe 3; p_noinh=$pid
+	start seccomp "$TARGET" --seccomp --mdwe 1; p_seccomp=$pid
+	start killer "$TARGET" --mdwe 3 --seccomp-kill-prctl; p_killer=$pid
+	start zleader "$TARGET" --mdwe 1 --zombie-leader; p_zleader=$pid
+	start reader "$TARGET" --read-fifo "$tmp/fifo" >"$tmp/reader.out"; p_reader=$pid
+	start sleeper "$TARGET" --sleep-ms 2000 >"$tmp/sleeper.out"; p_sleeper=$pid
+	for _ in $(seq 100); do
+		[ "$(awk '{ print $3 }' "/proc/$p_zleader/stat")" = Z ] && break
+		sleep 0.01
+	done
+	all="$p_none $p_refuse $p_noinh $p_seccomp $p_killer $p_zleader $p_reader $p_sleeper"
+	# shellcheck disable=SC2086
+	"$RTLA" mdwe --raw -n -o PID,MDWE_FLAGS,NOTE $all >"$tmp/bpf"
+	# shellcheck disable=SC2086
+	"$RTLA" mdwe --method ptrace --raw -n -o PID,MDWE_FLAGS,NOTE $all >"$tmp/ptrace" 2>"$tmp/err"
+	cat "$tmp/bpf" "$tmp/ptrace" "$tmp/err"
+	diff -u "$tmp/bpf" "$tmp/ptrace"
+	[ ! -s "$tmp/err" ]
+	[ "$(awk '{ print $2 }' "$tmp/ptrace" | tr '\n' ' ')" = "0 1 3 1 3 1 0 0 " ]
+	# alive, not traced, not stopped; the reader gets its data, the sleeper its full time
+	for p in $all; do
+		[ "$(awk '$1 == "TracerPid:" { print $2 }' "/proc/$p/status")" = 0 ]
+		[[ $(awk '{ print $3 }' "/proc/$p/stat") == [SRZ] ]]
+	done
+	echo hello >"$tmp/fifo"
+	wait "$p_reader" "$p_sleeper"
+	[ "$(cat "$tmp/reader.out")" = "read hello" ]
+	[[ $(cat "$tmp/sleeper.out") =~ ^slept\ (20[0-9][0-9]|2[1-9][0-9][0-9])\ ms,\ ret\ 0$ ]]
+	# the one that kills itself on prctl was asked with seccomp suspended, and lives
+	kill -0 "$p_killer"
+}
+
+@test "--method ptrace refuses real-time targets without --force" {
+	needs_root "chrt -f and ptrace"
+	needs_mdwe
+	[ "$(uname -m)" = x86_64 ] || skip "--method ptrace is x86-64 only"
+	start rt chrt -f 10 "$TARGET" --mdwe 1
+	run "$RTLA" mdwe --method ptrace --raw -n -o PID,MDWE,NOTE "$pid"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$pid unknown ptrace:\\x20a\\x20SCHED_FIFO\\x20process\\x20is\\x20not\\x20stopped\\x20without\\x20--force" ]
+	run "$RTLA" mdwe --method ptrace --force --raw -n -o PID,MDWE,NOTE "$pid"
+	[ "$output" = "$pid refuse-exec-gain -" ]
+}
+
+@test "--method ptrace as nobody: root's processes refused in their row, its own read" {
+	needs_root "setpriv changes the user"
+	needs_mdwe
+	[ "$(uname -m)" = x86_64 ] || skip "--method ptrace is x86-64 only"
+	cp "$RTLA" "$tmp/rtla"
+	chmod 1777 "$tmp"
+	start mine setpriv --reuid nobody --regid nogroup --clear-groups -- "$TARGET" --mdwe 1
+	p_mine=$pid
+	start root "$TARGET" --mdwe 1
+	p_root=$pid
+	run setpriv --reuid nobody --regid nogroup --clear-groups -- \
+		"$tmp/rtla" mdwe --method ptrace --raw -n -o PID,MDWE,NOTE "$p_mine" "$p_root"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$p_mine refuse-exec-gain -" ]
+	[ "${lines[1]}" = "$p_root unknown ptrace:\\x20cannot\\x20attach:\\x20Operation\\x20not\\x20permitted;\\x20maps:\\x20Permission\\x20denied" ]
 }

@@ -3,13 +3,16 @@
  * mdwe_target - a process for the rtla mdwe tests to look at.
  *
  *   mdwe_target [--mdwe FLAGS] [--wx] [--wx-file PATH] [--seccomp]
- *               [--probe] [--ready FILE] [--read-fifo FIFO | --sleep-ms MS]
+ *               [--seccomp-kill-prctl] [--probe] [--ready FILE]
+ *               [--read-fifo FIFO | --sleep-ms MS | --zombie-leader]
  *
  * Sets what it is asked to (PR_SET_MDWE flags, a W+X anonymous mapping of
  * three pages, a W+X private mapping of PATH, an allow-all seccomp filter),
  * then writes its PID to --ready FILE and waits: in a read() on FIFO (and
  * prints what it read), in one clock_nanosleep() of MS (and prints how long
- * it slept, in ms), or in pause(). --probe prints PR_GET_MDWE and what an
+ * it slept, in ms), or in pause(); --zombie-leader: the main thread exits
+ * and a second one waits. --seccomp-kill-prctl: a filter that kills the
+ * process if it ever calls prctl. --probe prints PR_GET_MDWE and what an
  * RWX mmap gives, and exits.
  */
 #define _GNU_SOURCE
@@ -17,6 +20,9 @@
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +42,13 @@ static void die(const char *what)
 	exit(1);
 }
 
+static void *wait_forever(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
+}
+
 static long ms_since(const struct timespec *t0)
 {
 	struct timespec t;
@@ -48,7 +61,7 @@ int main(int argc, char **argv)
 {
 	const char *ready = NULL, *fifo = NULL;
 	long sleep_ms = -1;
-	int i;
+	int i, zombie_leader = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -77,6 +90,20 @@ int main(int argc, char **argv)
 			if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
 			    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0))
 				die("seccomp");
+		} else if (!strcmp(a, "--seccomp-kill-prctl")) {
+			struct sock_filter kill_prctl[] = {
+				BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+				BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 1),
+				BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+				BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+			};
+			struct sock_fprog prog = { .len = 4, .filter = kill_prctl };
+
+			if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+			    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+				die("seccomp");
+		} else if (!strcmp(a, "--zombie-leader")) {
+			zombie_leader = 1;
 		} else if (!strcmp(a, "--probe")) {
 			void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
 				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -100,6 +127,13 @@ int main(int argc, char **argv)
 
 		if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f))
 			die(ready);
+	}
+	if (zombie_leader) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, wait_forever, NULL))
+			die("pthread_create");
+		pthread_exit(NULL);
 	}
 	if (fifo) {
 		char buf[256];
