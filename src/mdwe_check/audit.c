@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@ const struct cli_option mdwe_audit_options[] = {
 		  "stops each process briefly: see rtla-mdwe(1))",
 		  .complete = CLI_COMP_WORDS, .words = "bpf ptrace"),
 	CLI_FLAG(OPT_FORCE, "force", "with --method ptrace: also real-time processes"),
+	CLI_FLAG('D', "debug", "print debug messages (the BPF reader's costs)"),
 	OUT_CLI_OPTIONS,
 	CLI_OPT_HELP("show this help"),
 	CLI_OPT_VERSION("show the version"),
@@ -138,6 +140,7 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 		switch (id) {
 		case OPT_ALL: case 'a': o->all = true; break;
 		case OPT_FORCE: o->force = true; break;
+		case 'D': msg_set_debug(true); break;
 		case OPT_METHOD:
 			if (!strcmp(p.arg, "bpf"))
 				o->method = METHOD_BPF;
@@ -190,6 +193,7 @@ struct audit {
 	size_t nr_users;
 	bool passwd_loaded;
 	size_t unreadable_maps;
+	struct proc_info *pi;	/* the one being read: too big for the stack */
 };
 
 static const char *user_add(struct audit *a, uid_t uid, const char *name)
@@ -274,145 +278,228 @@ static ssize_t read_pid_file(struct audit *a, pid_t pid, const char *file)
 	return total;
 }
 
-static void note_add(char *note, size_t len, const char *text)
-{
-	size_t off = strlen(note);
+/* What the audit knows of one process. */
+struct proc_info {
+	pid_t pid;
+	struct mdwe_status st;
+	bool kthread;
+	bool mdwe_known;
+	long flags;
+	bool wx_known;
+	bool bad_maps;
+	struct mdwe_wx wx;
+	char note[512];
+};
 
-	snprintf(note + off, len - off, "%s%s", off ? "; " : "", text);
+static void note_add(struct proc_info *pi, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note_add(struct proc_info *pi, const char *fmt, ...)
+{
+	size_t off = strlen(pi->note);
+	va_list ap;
+
+	if (off && off + 2 < sizeof(pi->note)) {
+		strcpy(pi->note + off, "; ");
+		off += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(pi->note + off, sizeof(pi->note) - off, fmt, ap);
+	va_end(ap);
 }
 
-/* -ENOENT when PID does not exist (said on stderr when it was named), else 0. */
-static int audit_pid(struct audit *a, pid_t pid, bool named)
+/* Read /proc/PID/status: -ENOENT when the process is gone. */
+static int read_status(struct audit *a, struct proc_info *pi)
 {
-	struct mdwe_status st;
-	struct mdwe_wx wx;
-	struct out_row *r;
-	char note[512] = "", buf[64], why[256];
-	const char *reason = NULL, *mdwe;
-	bool kthread, wx_known = false, mdwe_known = false, bad_maps = false;
-	long flags = 0;
-	ssize_t n;
+	ssize_t n = read_pid_file(a, pi->pid, "status");
 
-	n = read_pid_file(a, pid, "status");
-	if (n == -ENOENT || n == -ESRCH) {
-		if (named)
-			err_msg("PID %d: no such process", (int)pid);
+	if (n == -ENOENT || n == -ESRCH)
 		return -ENOENT;
-	}
 	if (n < 0) {
-		mdwe_status_parse("", &st);
-		snprintf(note, sizeof(note), "status: %s", strerror(-n));
+		mdwe_status_parse("", &pi->st);
+		note_add(pi, "status: %s", strerror(-n));
 	} else {
-		mdwe_status_parse(a->buf, &st);
+		mdwe_status_parse(a->buf, &pi->st);
 	}
-	kthread = st.kthread == 1 || (st.kthread < 0 && (pid == 2 || st.ppid == 2));
+	return 0;
+}
 
-	/* the MDWE flags */
-	if (kthread) {
-		mdwe_known = true;	/* no user memory, no MDWE */
+/* The W+X mappings from /proc/PID/maps; false when it could not be read. */
+static bool read_maps(struct audit *a, struct proc_info *pi)
+{
+	ssize_t n = read_pid_file(a, pi->pid, "maps");
+
+	if (n >= 0 && !mdwe_maps_scan(a->buf, n, &pi->wx))
+		return true;
+	if (n >= 0) {
+		pi->bad_maps = true;	/* a kernel or a capture we do not understand */
+		note_add(pi, "maps: line %u does not parse", pi->wx.lines + 1);
+	} else {
+		note_add(pi, "maps: %s", strerror(-n));
+		a->unreadable_maps++;
+	}
+	return false;
+}
+
+/* Everything from /proc, and the flags from the chosen reader. */
+static int gather_slow(struct audit *a, struct proc_info *pi)
+{
+	char why[256];
+
+	if (read_status(a, pi))
+		return -ENOENT;
+	pi->kthread = pi->st.kthread == 1 ||
+		      (pi->st.kthread < 0 && (pi->pid == 2 || pi->st.ppid == 2));
+	if (pi->kthread) {
+		pi->mdwe_known = true;	/* no user memory, no MDWE */
 	} else if (a->opt->method == METHOD_PTRACE) {
 		struct mdwe_ptrace_opts po = { .force = a->opt->force };
 
-		flags = mdwe_ptrace_read(pid, &po, why, sizeof(why));
-		mdwe_known = flags >= 0;
-		if (!mdwe_known)
-			note_add(note, sizeof(note), why);
+		pi->flags = mdwe_ptrace_read(pi->pid, &po, why, sizeof(why));
+		pi->mdwe_known = pi->flags >= 0;
+		if (!pi->mdwe_known)
+			note_add(pi, "%s", why);
 	} else if (a->no_mdwe) {
-		mdwe_known = true;
+		pi->mdwe_known = true;
 	} else if (a->flags_known) {
-		const struct mdwe_task_flags *tf = mdwe_flags_find(&a->flags, pid);
+		const struct mdwe_task_flags *tf = mdwe_flags_find(&a->flags, pi->pid);
 
 		if (tf) {
-			mdwe_known = true;
-			flags = tf->flags;
+			pi->mdwe_known = true;
+			pi->flags = tf->flags;
 		} else {
-			note_add(note, sizeof(note), "started after the BPF pass");
+			note_add(pi, "started after the BPF pass");
 		}
 	}
-	if (!mdwe_known)
+	/* a kernel thread has no mappings */
+	pi->wx_known = pi->kthread || read_maps(a, pi);
+	return 0;
+}
+
+static const char *reason_of(const struct proc_info *pi)
+{
+	if (pi->mdwe_known && (pi->flags & PR_MDWE_REFUSE_EXEC_GAIN))
+		return pi->wx.count ? "under MDWE, maps W+X made before" : "under MDWE";
+	if (pi->wx.count)
+		return pi->mdwe_known ? "maps W+X without MDWE" : "maps W+X, MDWE unknown";
+	if (pi->bad_maps)
+		return "maps do not parse";
+	return NULL;
+}
+
+static void add_row(struct audit *a, const struct proc_info *pi, const char *reason)
+{
+	const struct mdwe_status *st = &pi->st;
+	struct out_row *r = out_row_add(a->t);
+	const char *mdwe;
+	char buf[64];
+
+	if (!r)
+		return;
+	a->rows++;
+	if (!pi->mdwe_known)
 		mdwe = "unknown";
-	else if (!(flags & PR_MDWE_REFUSE_EXEC_GAIN))
+	else if (!(pi->flags & PR_MDWE_REFUSE_EXEC_GAIN))
 		mdwe = "-";
 	else
-		mdwe = flags & PR_MDWE_NO_INHERIT ? "+no-inherit" : "refuse-exec-gain";
-
-	/* the W+X mappings; a kernel thread has none */
-	memset(&wx, 0, sizeof(wx));
-	if (kthread) {
-		wx_known = true;
-	} else {
-		n = read_pid_file(a, pid, "maps");
-		if (n >= 0 && !mdwe_maps_scan(a->buf, n, &wx)) {
-			wx_known = true;
-		} else if (n >= 0) {
-			bad_maps = true;	/* a kernel or a capture we do not understand */
-			snprintf(why, sizeof(why), "maps: line %u does not parse", wx.lines + 1);
-			note_add(note, sizeof(note), why);
-		} else {
-			snprintf(why, sizeof(why), "maps: %s", strerror(-n));
-			note_add(note, sizeof(note), why);
-			a->unreadable_maps++;
-		}
-	}
-	if (st.state == 'Z')
-		note_add(note, sizeof(note), "zombie");
-
-	if (mdwe_known && (flags & PR_MDWE_REFUSE_EXEC_GAIN))
-		reason = wx.count ? "under MDWE, maps W+X made before" : "under MDWE";
-	else if (wx.count)
-		reason = mdwe_known ? "maps W+X without MDWE" : "maps W+X, MDWE unknown";
-	else if (bad_maps)
-		reason = "maps do not parse";
-	if (!named && !a->opt->all && !reason)
-		return 0;
-
-	r = out_row_add(a->t);
-	if (!r)
-		return 0;
-	a->rows++;
-	out_set_u64(r, COL_PID, pid);
-	if (st.ppid >= 0)
-		out_set_u64(r, COL_PPID, st.ppid);
-	if (st.uid >= 0 && out_column_shown(a->t, COL_USER))
-		out_set_str(r, COL_USER, user_name(a, st.uid, buf, sizeof(buf)));
-	if (st.name[0])
-		out_set_fmt(r, COL_COMMAND, kthread ? "[%s]" : "%s", st.name);
-	if (st.state)
-		out_set_fmt(r, COL_STATE, "%c", st.state);
+		mdwe = pi->flags & PR_MDWE_NO_INHERIT ? "+no-inherit" : "refuse-exec-gain";
+	out_set_u64(r, COL_PID, pi->pid);
+	if (st->ppid >= 0)
+		out_set_u64(r, COL_PPID, st->ppid);
+	if (st->uid >= 0 && out_column_shown(a->t, COL_USER))
+		out_set_str(r, COL_USER, user_name(a, st->uid, buf, sizeof(buf)));
+	if (st->name[0])
+		out_set_fmt(r, COL_COMMAND, pi->kthread ? "[%s]" : "%s", st->name);
+	if (st->state)
+		out_set_fmt(r, COL_STATE, "%c", st->state);
 	out_set_str(r, COL_MDWE, mdwe);
-	if (mdwe_known)
-		out_set_u64(r, COL_MDWE_FLAGS, flags);
+	if (pi->mdwe_known)
+		out_set_u64(r, COL_MDWE_FLAGS, pi->flags);
 	else
 		out_set_none(r, COL_MDWE_FLAGS);
-	if (wx_known) {
-		out_set_u64(r, COL_WX, wx.count);
-		out_set_u64(r, COL_WX_BYTES, wx.bytes);
-		if (wx.count)
-			out_set_str(r, COL_WX_PATH, wx.first);
-		else
-			out_set_none(r, COL_WX_PATH);
+	if (pi->wx_known) {
+		out_set_u64(r, COL_WX, pi->wx.count);
+		out_set_u64(r, COL_WX_BYTES, pi->wx.bytes);
 	} else {
 		/* "-" (null): unlike 0, not a count; NOTE says why */
 		out_set_none(r, COL_WX);
 		out_set_none(r, COL_WX_BYTES);
-		out_set_none(r, COL_WX_PATH);
 	}
-	if (mdwe_seccomp_name(st.seccomp))
-		out_set_str(r, COL_SECCOMP, mdwe_seccomp_name(st.seccomp));
+	if (pi->wx_known && pi->wx.count && pi->wx.first[0])
+		out_set_str(r, COL_WX_PATH, pi->wx.first);
+	else
+		out_set_none(r, COL_WX_PATH);
+	if (mdwe_seccomp_name(st->seccomp))
+		out_set_str(r, COL_SECCOMP, mdwe_seccomp_name(st->seccomp));
 	else
 		out_set_none(r, COL_SECCOMP);
-	if (st.nnp >= 0)
-		out_set_bool(r, COL_NNP, st.nnp);
+	if (st->nnp >= 0)
+		out_set_bool(r, COL_NNP, st->nnp);
 	else
 		out_set_none(r, COL_NNP);
 	if (reason)
 		out_set_str(r, COL_REASON, reason);
 	else
 		out_set_none(r, COL_REASON);
-	if (note[0])
-		out_set_str(r, COL_NOTE, note);
+	if (pi->note[0])
+		out_set_str(r, COL_NOTE, pi->note);
 	else
 		out_set_none(r, COL_NOTE);
+}
+
+/*
+ * -ENOENT when PID does not exist (said on stderr when it was named), else 0.
+ *
+ * When the BPF pass brought the W+X mappings too, whether a process is
+ * worth a row is known without /proc: its status is read only for a row,
+ * its maps only to name a W+X mapping. That keeps an audit of thousands of
+ * processes from making the kernel write thousands of maps files.
+ */
+static int audit_pid(struct audit *a, pid_t pid, bool named)
+{
+	const struct mdwe_task_flags *tf = NULL;
+	struct proc_info *pi = a->pi;
+	const char *reason;
+
+	memset(pi, 0, sizeof(*pi));
+	pi->pid = pid;
+	if (a->flags_known && a->flags.wx_known && a->opt->method == METHOD_BPF)
+		tf = mdwe_flags_find(&a->flags, pid);
+	if (!tf) {
+		if (gather_slow(a, pi)) {
+			if (named)
+				err_msg("PID %d: no such process", (int)pid);
+			return -ENOENT;
+		}
+		reason = reason_of(pi);
+		if (!named && !a->opt->all && !reason)
+			return 0;
+	} else {
+		pi->kthread = tf->kthread;
+		pi->mdwe_known = true;
+		pi->flags = tf->flags;
+		pi->wx_known = true;
+		pi->wx.count = tf->wx_count;
+		pi->wx.bytes = tf->wx_bytes;
+		reason = reason_of(pi);
+		if (!named && !a->opt->all && !reason)
+			return 0;
+		if (read_status(a, pi)) {
+			if (named)
+				err_msg("PID %d: no such process", (int)pid);
+			return -ENOENT;	/* exited since the pass */
+		}
+		/* the name, from maps; if it cannot be read the counts stand */
+		if (tf->wx_count) {
+			struct mdwe_wx bpf_wx = pi->wx;
+
+			if (!read_maps(a, pi))
+				pi->wx = bpf_wx;
+		}
+	}
+	if (pi->st.state == 'Z')
+		note_add(pi, "zombie");
+	add_row(a, pi, reason);
 	return 0;
 }
 
@@ -467,6 +554,12 @@ int mdwe_audit(int argc, char **argv)
 		err_msg("-o: %s", ret == -EINVAL ? err : strerror(-ret));
 		return EXIT_ERROR;
 	}
+	a.pi = malloc(sizeof(*a.pi));
+	if (!a.pi) {
+		err_msg("out of memory");
+		status = EXIT_ERROR;
+		goto out_free;
+	}
 	a.procfd = sysroot_open("/proc", O_RDONLY | O_DIRECTORY);
 	if (a.procfd < 0) {
 		err_msg("cannot open %s/proc: %s", sysroot_is_live() ? "" : sysroot_dir(),
@@ -479,6 +572,13 @@ int mdwe_audit(int argc, char **argv)
 		for (int i = 0; i < o.nargs; i++)
 			if (audit_pid(&a, atoi(o.args[i]), true))
 				status = EXIT_ERROR;
+	} else if (a.flags_known && a.flags.wx_known && o.method == METHOD_BPF) {
+		/* the processes of the BPF pass: any other one did not exist then */
+		for (size_t i = 0; i < a.flags.nr; i++)
+			audit_pid(&a, a.flags.task[i].pid, false);
+		if (!a.rows && !o.all)
+			info_msg("no process runs under MDWE or maps W+X; --all shows all %zu",
+				 a.flags.nr);
 	} else {
 		struct procscan scan;
 
@@ -509,5 +609,6 @@ out_free:
 		free(a.users[i].name);
 	free(a.users);
 	free(a.buf);
+	free(a.pi);
 	return status;
 }

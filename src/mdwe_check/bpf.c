@@ -68,11 +68,19 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-/* The record mdwe.bpf.c writes per process. */
+/* The records mdwe.bpf.c writes: per process, and per W+X mapping. */
 struct mdwe_rec {
 	uint32_t tgid;
 	uint32_t flags;
 	uint32_t has_mm;
+	uint32_t kthread;
+};
+
+struct mdwe_wx_rec {
+	uint32_t tgid;
+	uint32_t tid;
+	uint64_t start;
+	uint64_t end;
 };
 
 bool mdwe_bpf_built(void)
@@ -85,18 +93,21 @@ static char libbpf_last[256];
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[512];
+	char *line;
 	size_t n;
 
 	if (level == LIBBPF_DEBUG && !msg_debug_enabled())
 		return 0;
-	vsnprintf(line, sizeof(line), fmt, ap);
+	/* a verifier log comes as one message of many lines */
+	if (vasprintf(&line, fmt, ap) < 0)
+		return 0;
 	n = strlen(line);
 	while (n && line[n - 1] == '\n')
 		line[--n] = '\0';
 	if (level != LIBBPF_DEBUG)
 		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
-	debug_msg("libbpf: %s", line);
+	debug_msg("%s", line);
+	free(line);
 	return 0;
 }
 
@@ -147,6 +158,7 @@ static int add_records(struct mdwe_flags_set *set, size_t *cap, const char *buf,
 		}
 		set->task[set->nr++] = (struct mdwe_task_flags){
 			.pid = rec.tgid, .flags = rec.flags, .has_mm = rec.has_mm,
+			.kthread = rec.kthread,
 		};
 	}
 	return 0;
@@ -169,72 +181,147 @@ static void merge_threads(struct mdwe_flags_set *set)
 	set->nr = out;
 }
 
-int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
+/* Read an iterator to its end into a growing buffer: its length, or -errno. */
+static ssize_t read_iter(struct bpf_program *prog, char **buf, size_t *cap)
 {
-	struct mdwe_bpf *skel;
-	struct bpf_link *link = NULL;
-	char buf[sizeof(struct mdwe_rec) * 256];
-	size_t cap = 0, have = 0;
-	double t0 = now_ms();
-	int iter_fd = -1, err;
-	ssize_t n;
+	struct bpf_link *link = bpf_program__attach_iter(prog, NULL);
+	size_t have = 0;
+	ssize_t n, ret;
+	int fd;
 
-	memset(set, 0, sizeof(*set));
-	libbpf_set_print(libbpf_print);
-	libbpf_last[0] = '\0';
-	skel = mdwe_bpf__open_and_load();
-	if (!skel) {
-		err = -errno;
-		explain_load(err, why, len);
-		return err;
-	}
-	link = bpf_program__attach_iter(skel->progs.mdwe_tasks, NULL);
-	if (!link) {
-		err = -errno;
-		snprintf(why, len, "cannot attach the BPF task iterator: %s", strerror(-err));
-		goto out_destroy;
-	}
-	iter_fd = bpf_iter_create(bpf_link__fd(link));
-	if (iter_fd < 0) {
-		err = -errno;
-		snprintf(why, len, "cannot create the BPF task iterator: %s", strerror(-err));
+	if (!link)
+		return -errno;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0) {
+		ret = -errno;
 		goto out_link;
 	}
-	set->load_ms = now_ms() - t0;
-	t0 = now_ms();
-	/* records never straddle reads of a whole multiple, but keep any remainder */
 	for (;;) {
-		n = read(iter_fd, buf + have, sizeof(buf) - have);
+		if (*cap - have < 65536) {
+			size_t ncap = *cap ? *cap * 2 : 1 << 20;
+			char *p = realloc(*buf, ncap);
+
+			if (!p) {
+				ret = -ENOMEM;
+				goto out_close;
+			}
+			*buf = p;
+			*cap = ncap;
+		}
+		n = read(fd, *buf + have, *cap - have);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			err = -errno;
-			snprintf(why, len, "the BPF task iterator failed: %s%s", strerror(-err),
-				 err == -EAGAIN ? " (this kernel's mm_struct is unknown to it)" : "");
-			goto out_free;
+			ret = -errno;
+			goto out_close;
 		}
 		if (!n)
 			break;
 		have += n;
-		err = add_records(set, &cap, buf, have - have % sizeof(struct mdwe_rec));
-		if (err) {
-			snprintf(why, len, "out of memory");
-			goto out_free;
-		}
-		memmove(buf, buf + have - have % sizeof(struct mdwe_rec), have % sizeof(struct mdwe_rec));
-		have %= sizeof(struct mdwe_rec);
 	}
-	merge_threads(set);
-	set->iter_ms = now_ms() - t0;
-	err = 0;
-	goto out_close;
-out_free:
-	mdwe_flags_free(set);
+	ret = have;
 out_close:
-	close(iter_fd);
+	close(fd);
 out_link:
 	bpf_link__destroy(link);
-out_destroy:
+	return ret;
+}
+
+/* Count each W+X record against its process. */
+static int add_wx(struct mdwe_flags_set *set, const char *buf, size_t n)
+{
+	if (n % sizeof(struct mdwe_wx_rec))
+		return -EINVAL;
+	for (size_t off = 0; off < n; off += sizeof(struct mdwe_wx_rec)) {
+		struct mdwe_task_flags *tf;
+		struct mdwe_wx_rec rec;
+
+		memcpy(&rec, buf + off, sizeof(rec));
+		tf = (struct mdwe_task_flags *)mdwe_flags_find(set, rec.tgid);
+		/* a thread with files of its own is visited too: its mm is counted once */
+		if (tf && (!tf->wx_tid || tf->wx_tid == (pid_t)rec.tid)) {
+			tf->wx_tid = rec.tid;
+			tf->wx_count++;
+			tf->wx_bytes += rec.end - rec.start;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Load the object; if the kernel refuses the VMA iterator (Linux 5.12 has
+ * it), load it again without: the flags alone.
+ */
+static struct mdwe_bpf *load(struct mdwe_flags_set *set, int *err)
+{
+	struct mdwe_bpf *skel = mdwe_bpf__open_and_load();
+
+	if (skel) {
+		set->wx_known = true;
+		return skel;
+	}
+	*err = -errno;
+	snprintf(set->wx_why, sizeof(set->wx_why), "%s", libbpf_last);
+	skel = mdwe_bpf__open();
+	if (!skel)
+		return NULL;
+	bpf_program__set_autoload(skel->progs.mdwe_wx_vmas, false);
+	if (mdwe_bpf__load(skel)) {
+		mdwe_bpf__destroy(skel);
+		return NULL;
+	}
+	debug_msg("BPF: the VMA iterator did not load (%s): W+X from /proc", set->wx_why);
+	return skel;
+}
+
+int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
+{
+	struct mdwe_bpf *skel;
+	double t0 = now_ms();
+	size_t cap = 0, tcap = 0;
+	char *buf = NULL;
+	ssize_t n;
+	int err = 0;
+
+	memset(set, 0, sizeof(*set));
+	libbpf_set_print(libbpf_print);
+	libbpf_last[0] = '\0';
+	skel = load(set, &err);
+	if (!skel) {
+		explain_load(err, why, len);
+		return err;
+	}
+	set->load_ms = now_ms() - t0;
+	t0 = now_ms();
+	n = read_iter(skel->progs.mdwe_tasks, &buf, &cap);
+	if (n < 0) {
+		err = n;
+		snprintf(why, len, "the BPF task iterator failed: %s%s", strerror(-err),
+			 err == -EAGAIN ? " (this kernel's mm_struct is unknown to it)" : "");
+		goto out;
+	}
+	err = add_records(set, &tcap, buf, n);
+	if (err) {
+		snprintf(why, len, "out of memory");
+		goto out;
+	}
+	merge_threads(set);
+	if (set->wx_known) {
+		n = read_iter(skel->progs.mdwe_wx_vmas, &buf, &cap);
+		if (n < 0 || add_wx(set, buf, n)) {
+			snprintf(set->wx_why, sizeof(set->wx_why), "the VMA iterator failed: %s",
+				 strerror(n < 0 ? -n : EINVAL));
+			debug_msg("BPF: %s: W+X from /proc", set->wx_why);
+			for (size_t i = 0; i < set->nr; i++)
+				set->task[i].wx_count = set->task[i].wx_bytes = 0;
+			set->wx_known = false;
+		}
+	}
+	set->iter_ms = now_ms() - t0;
+out:
+	if (err)
+		mdwe_flags_free(set);
+	free(buf);
 	mdwe_bpf__destroy(skel);
 	return err;
 }

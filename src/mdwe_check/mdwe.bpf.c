@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * mdwe.bpf - a task iterator that hands user space the MDWE bits of every
- * process's mm->flags (MMF_HAS_MDWE 28, MMF_HAS_MDWE_NO_INHERIT 29).
+ * mdwe.bpf - two iterators: over tasks, the MDWE bits of every process's
+ * mm->flags (MMF_HAS_MDWE 28, MMF_HAS_MDWE_NO_INHERIT 29); over VMAs, every
+ * mapping both writable and executable. Together they
+ * are the whole audit of a live system in one pass through the kernel,
+ * without reading (and making the kernel write) every /proc/PID/maps.
  *
  * Compiled once with clang into a CO-RE object that libbpf fits to the
  * running kernel's BTF at load time. The kernel types are declared here,
@@ -35,10 +38,17 @@ struct mdwe_rec {
 	__u32 tgid;
 	__u32 flags;		/* PR_MDWE_REFUSE_EXEC_GAIN (1) | PR_MDWE_NO_INHERIT (2) */
 	__u32 has_mm;
+	__u32 kthread;
 };
 
 struct mm_struct {
 	int __unused;
+} __attribute__((preserve_access_index));
+
+struct vm_area_struct {
+	unsigned long vm_start;
+	unsigned long vm_end;
+	unsigned long vm_flags;
 } __attribute__((preserve_access_index));
 
 /* up to 6.17: unsigned long flags */
@@ -71,6 +81,23 @@ struct bpf_iter__task {
 	struct bpf_iter_meta *meta;
 	struct task_struct *task;
 } __attribute__((preserve_access_index));
+
+struct bpf_iter__task_vma {
+	struct bpf_iter_meta *meta;
+	struct task_struct *task;
+	struct vm_area_struct *vma;
+} __attribute__((preserve_access_index));
+
+#define VM_WRITE	0x2
+#define VM_EXEC		0x4
+
+/* One W+X mapping (bpf.c reads the same layout). */
+struct mdwe_wx_rec {
+	__u32 tgid;
+	__u32 tid;
+	__u64 start;
+	__u64 end;
+};
 
 static __always_inline unsigned long mm_flags(struct mm_struct *mm, int *ok)
 {
@@ -108,7 +135,8 @@ int mdwe_tasks(struct bpf_iter__task *ctx)
 		if (!mm || BPF_CORE_READ(task, group_leader, mm))
 			return 0;
 	}
-	if (mm && !(BPF_CORE_READ(task, flags) & PF_KTHREAD)) {
+	rec.kthread = !!(BPF_CORE_READ(task, flags) & PF_KTHREAD);
+	if (mm && !rec.kthread) {
 		f = mm_flags(mm, &ok);
 		if (!ok)
 			return 1;	/* neither layout: read() fails, user space says why */
@@ -119,6 +147,30 @@ int mdwe_tasks(struct bpf_iter__task *ctx)
 			rec.flags |= 2;
 	}
 	bpf_seq_write(seq, &rec, sizeof(rec));
+	return 0;
+}
+
+/*
+ * Names are left to user space, which reads /proc/PID/maps of the few
+ * processes this finds: bpf_d_path() refuses vma->vm_file on recent
+ * kernels (an untrusted pointer to the verifier).
+ */
+SEC("iter/task_vma")
+int mdwe_wx_vmas(struct bpf_iter__task_vma *ctx)
+{
+	struct vm_area_struct *vma = ctx->vma;
+	struct task_struct *task = ctx->task;
+	struct mdwe_wx_rec rec = {};
+
+	if (!vma || !task)
+		return 0;
+	if ((vma->vm_flags & (VM_WRITE | VM_EXEC)) != (VM_WRITE | VM_EXEC))
+		return 0;
+	rec.tgid = task->tgid;
+	rec.tid = task->pid;
+	rec.start = vma->vm_start;
+	rec.end = vma->vm_end;
+	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
 }
 

@@ -73,11 +73,18 @@ struct mdwe_task_flags {
 	pid_t pid;
 	uint32_t flags;		/* PR_MDWE_* bits */
 	bool has_mm;		/* false for kernel threads and reaped zombies */
+	bool kthread;
+	/* W+X mappings, when the set's wx_known (their names: maps) */
+	unsigned wx_count;
+	uint64_t wx_bytes;
+	pid_t wx_tid;		/* the thread whose mappings were counted */
 };
 
 struct mdwe_flags_set {
 	struct mdwe_task_flags *task;	/* sorted by pid */
 	size_t nr;
+	bool wx_known;		/* the W+X mappings came along */
+	char wx_why[128];	/* why not */
 	double load_ms, iter_ms;	/* cost, for -D and the benchmark */
 };
 
