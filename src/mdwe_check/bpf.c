@@ -19,14 +19,6 @@
 #include "msg.h"
 #include "mdwe.skel.h"	/* generated: the real skeleton, or MDWE_NO_BPF */
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static int cmp_pid(const void *a, const void *b)
 {
 	const struct mdwe_task_flags *x = a, *y = b;
@@ -67,6 +59,14 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
 
 /* The records mdwe.bpf.c writes: per process, and per W+X mapping. */
 struct mdwe_rec {
@@ -261,7 +261,7 @@ static struct mdwe_bpf *load(struct mdwe_flags_set *set, int *err)
 		return skel;
 	}
 	*err = -errno;
-	snprintf(set->wx_why, sizeof(set->wx_why), "%s", libbpf_last);
+	snprintf(set->wx_why, sizeof(set->wx_why), "%.100s", libbpf_last);
 	skel = mdwe_bpf__open();
 	if (!skel)
 		return NULL;
