@@ -61,7 +61,7 @@ median_ms() {
 
 if command -v hyperfine >/dev/null; then
 	hyperfine -N --warmup 3 --runs "$runs" --export-json "$tmp/h.json" \
-		"$rtla mdwe" "sh $tmp/scan.sh" "$rtla mdwe -a" >&2
+		"$rtla mdwe" "sh $tmp/scan.sh" "$rtla mdwe --all" >&2
 	read -r ours theirs all < <(/usr/bin/python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
@@ -71,7 +71,7 @@ else
 	# interleaved, so that a busy spell of the machine hits both
 	ours=$(median_ms "$rtla" mdwe)
 	theirs=$(median_ms sh "$tmp/scan.sh")
-	all=$(median_ms "$rtla" mdwe -a)
+	all=$(median_ms "$rtla" mdwe --all)
 	how="median of $runs timed runs (no hyperfine)"
 fi
 # the reader's own figures: median load and iteration
@@ -83,7 +83,7 @@ iter=$(sort -n -k2 "$tmp/bpf" | awk '{ a[NR] = $2 } END { printf "%.1f", a[int((
 
 ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.2f", a / b }')
 ratio_noload=$(awk -v a="$ours" -v l="$load" -v b="$theirs" 'BEGIN { printf "%.2f", (a - l) / b }')
-echo "$how: rtla mdwe ${ours} ms, scan of /proc/*/maps ${theirs} ms, rtla mdwe -a ${all} ms"
+echo "$how: rtla mdwe ${ours} ms, scan of /proc/*/maps ${theirs} ms, rtla mdwe --all ${all} ms"
 echo "BPF reader (median of $runs): load ${load} ms, iteration ${iter} ms"
 if awk -v r="$ratio" 'BEGIN { exit !(r <= 0.5) }'; then
 	echo "ratio rtla mdwe/scan: $ratio (goal <= 0.50: met); without the BPF load: $ratio_noload"

@@ -45,8 +45,6 @@ struct audit_opts {
 
 const struct cli_option mdwe_audit_options[] = {
 	CLI_FLAG(OPT_ALL, "all", "every process, not only those worth a look"),
-	/* -a as in capdump: --auto in the noise commands, so hidden */
-	CLI_FLAG('a', NULL, "same as --all", .flags = CLI_HIDDEN),
 	CLI_VALUE(OPT_METHOD, "method", "bpf|ptrace",
 		  "how to read MDWE flags: a BPF task iterator (default),\n"
 		  "or a prctl injected into each process (x86-64; it\n"
@@ -138,7 +136,7 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 		if (out_parse_opt(id, p.arg, &o->out))
 			continue;
 		switch (id) {
-		case OPT_ALL: case 'a': o->all = true; break;
+		case OPT_ALL: o->all = true; break;
 		case OPT_FORCE: o->force = true; break;
 		case 'D': msg_set_debug(true); break;
 		case OPT_METHOD:
