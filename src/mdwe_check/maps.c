@@ -5,6 +5,7 @@
  * the unit tests and the fixtures exercise exactly what a live run does.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@ static int parse_line(const char *s, const char *end, struct mdwe_wx *wx)
 {
 	unsigned long long start, stop;
 	const char *p = s, *name;
+	size_t len;
 	char *e;
 	int field;
 
@@ -50,14 +52,16 @@ static int parse_line(const char *s, const char *end, struct mdwe_wx *wx)
 			p++;
 	}
 	name = p;
-	if (name >= end) {
+	/* a NUL never comes from the kernel, but a damaged capture may hold one */
+	len = name < end ? strnlen(name, end - name) : 0;
+	if (!len) {
 		strcpy(wx->first, "[anon]");
 		return 0;
 	}
-	if ((size_t)(end - name) >= sizeof(wx->first))
-		end = name + sizeof(wx->first) - 1;
-	memcpy(wx->first, name, end - name);
-	wx->first[end - name] = '\0';
+	if (len >= sizeof(wx->first))
+		len = sizeof(wx->first) - 1;
+	memcpy(wx->first, name, len);
+	wx->first[len] = '\0';
 	return 0;
 }
 
@@ -100,6 +104,14 @@ static long long number(const char *v)
 	return e == v || errno || n < 0 ? -1 : n;
 }
 
+/* A flag or a mode: a small number, -1 when it is not one. */
+static int small(const char *v)
+{
+	long long n = number(v);
+
+	return n <= 1000 ? n : -1;
+}
+
 void mdwe_status_parse(const char *text, struct mdwe_status *st)
 {
 	const char *line = text, *v;
@@ -121,18 +133,20 @@ void mdwe_status_parse(const char *text, struct mdwe_status *st)
 		} else if ((v = value_of(line, "State"))) {
 			st->state = *v != '\n' ? *v : 0;
 		} else if ((v = value_of(line, "PPid"))) {
-			st->ppid = number(v);
+			long long n = number(v);
+
+			st->ppid = n <= INT_MAX ? n : -1;
 		} else if ((v = value_of(line, "Uid"))) {
 			/* real, effective, saved, filesystem: the second one */
 			while (*v && *v != '\t' && *v != ' ' && *v != '\n')
 				v++;
-			st->uid = *v == '\n' ? -1 : number(v + 1);
+			st->uid = !*v || *v == '\n' ? -1 : number(v + 1);
 		} else if ((v = value_of(line, "Kthread"))) {
-			st->kthread = number(v);
+			st->kthread = small(v);
 		} else if ((v = value_of(line, "NoNewPrivs"))) {
-			st->nnp = number(v);
+			st->nnp = small(v);
 		} else if ((v = value_of(line, "Seccomp"))) {
-			st->seccomp = number(v);
+			st->seccomp = small(v);
 		}
 		line = nl ? nl + 1 : NULL;
 	}

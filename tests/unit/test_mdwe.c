@@ -72,6 +72,9 @@ static void test_maps(void)
 	is_int(scan("7f0000000000-7f0000001000 rwzp 00000000 00:00 0\n", &wx), -EINVAL,
 	       "an unknown permission letter");
 	is_int(scan("garbage\n", &wx), -EINVAL, "not a maps line");
+	is_int(mdwe_maps_scan("7f0000000000-7f0000001000 rwxp 00000000 00:00 0   \0x\n", 52, &wx),
+	       0, "a NUL where the name starts (found by fuzz_mdwe)");
+	is_str(wx.first, "[anon]", "no empty name: [anon]");
 }
 
 static void test_status(void)
@@ -95,6 +98,13 @@ static void test_status(void)
 	is_int(st.nnp, -1, "no NoNewPrivs line");
 	is_int(st.uid, -1, "no Uid line");
 	ok(mdwe_seccomp_name(st.seccomp) == NULL, "no seccomp mode without its line");
+
+	/* found by fuzz_mdwe: a Uid line cut after one field, at the very end */
+	mdwe_status_parse("Uid:\t1000", &st);
+	is_int(st.uid, -1, "a Uid line with one field: no effective UID, no read past the end");
+	mdwe_status_parse("PPid:\t99999999999\nSeccomp:\t77777777777\n", &st);
+	is_int(st.ppid, -1, "a PPid beyond a pid_t is no PPid");
+	is_int(st.seccomp, -1, "a Seccomp beyond any mode is none");
 
 	mdwe_status_parse("", &st);
 	is_int(st.ppid, -1, "an empty status: nothing known");
