@@ -366,7 +366,7 @@ static int gather_slow(struct audit *a, struct proc_info *pi)
 			pi->mdwe_known = true;
 			pi->flags = tf->flags;
 		} else {
-			note_add(pi, "started after the BPF pass");
+			note_add(pi, "not seen by the BPF pass");
 		}
 	}
 	/* a kernel thread has no mappings */
@@ -570,13 +570,6 @@ int mdwe_audit(int argc, char **argv)
 		for (int i = 0; i < o.nargs; i++)
 			if (audit_pid(&a, atoi(o.args[i]), true))
 				status = EXIT_ERROR;
-	} else if (a.flags_known && a.flags.wx_known && o.method == METHOD_BPF) {
-		/* the processes of the BPF pass: any other one did not exist then */
-		for (size_t i = 0; i < a.flags.nr; i++)
-			audit_pid(&a, a.flags.task[i].pid, false);
-		if (!a.rows && !o.all)
-			info_msg("no process runs under MDWE or maps W+X; --all shows all %zu",
-				 a.flags.nr);
 	} else {
 		struct procscan scan;
 
