@@ -96,8 +96,6 @@ static const char default_cols[] = "PID,PPID,USER,COMMAND,MDWE,WX,WX_BYTES,WX_PA
 static const char record_cols[] =
 	"PID,PPID,USER,COMMAND,STATE,MDWE,MDWE_FLAGS,WX,WX_BYTES,WX_PATH,SECCOMP,NNP,REASON,NOTE";
 
-void mdwe_audit_usage(FILE *f);
-
 const struct cli_spec mdwe_audit_cli = {
 	.command = "mdwe audit",
 	.options = mdwe_audit_options,

@@ -4,10 +4,12 @@
  * and whether the running kernel enforces it.
  *
  * The kernel shows a process's MDWE flags to no one but the process itself
- * (PR_GET_MDWE). The audit reads them from mm->flags with a BPF task
- * iterator (bpf.c, mdwe.bpf.c); W+X mappings come from /proc/PID/maps
- * (maps.c), which also works on a captured tree. selftest.c checks the
- * kernel's enforcement in child processes; run.c starts a command under it.
+ * (PR_GET_MDWE). The audit (audit.c) reads them from mm->flags with a BPF
+ * task iterator, and the W+X mappings with a VMA iterator (bpf.c,
+ * mdwe.bpf.c); without BPF, or on a captured tree, W+X comes from
+ * /proc/PID/maps (maps.c), and --method ptrace asks each process (ptrace.c).
+ * selftest.c checks the kernel's enforcement in child processes; run.c
+ * starts a command under it; mdwe_cmd.c dispatches the verbs.
  */
 #ifndef RTLA_MDWE_H
 #define RTLA_MDWE_H
@@ -16,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "output.h"
@@ -52,7 +55,7 @@ struct mdwe_wx {
  */
 int mdwe_maps_scan(const char *text, size_t len, struct mdwe_wx *wx);
 
-/* ---- status.c: the few /proc/PID/status lines the audit shows ---- */
+/* ---- maps.c too: the few /proc/PID/status lines the audit shows ---- */
 
 struct mdwe_status {
 	char name[64];
@@ -120,6 +123,9 @@ int mdwe_selftest(int argc, char **argv);
 int mdwe_run(int argc, char **argv);
 
 extern const struct cli_spec mdwe_audit_cli, mdwe_selftest_cli, mdwe_run_cli;
+/* "rtla mdwe" is the audit: its options and help serve the command's spec */
+extern const struct cli_option mdwe_audit_options[];
+void mdwe_audit_usage(FILE *f);
 
 /* Whether the kernel has MDWE at all: 0, or -errno of PR_GET_MDWE. */
 int mdwe_kernel_probe(void);

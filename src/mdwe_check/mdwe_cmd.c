@@ -20,9 +20,6 @@ static const struct cli_spec *const mdwe_verbs[] = {
 };
 
 /* "rtla mdwe" is the audit: its options, plus the verbs for completion. */
-extern const struct cli_option mdwe_audit_options[];
-extern void mdwe_audit_usage(FILE *f);
-
 const struct cli_spec mdwe_cli = {
 	.command = "mdwe",
 	.options = mdwe_audit_options,
