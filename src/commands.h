@@ -35,6 +35,7 @@ extern const struct cli_spec help_cli, capdump_cli, dhry_cli, osnoise_cli, hwnoi
 extern const struct cli_spec parport_cli;
 extern const struct cli_spec features_cli, capture_cli;
 extern const struct cli_spec damos_cli;
+extern const struct cli_spec mdwe_cli;
 
 int cmd_help(int argc, char **argv);
 int cmd_capdump(int argc, char **argv);
@@ -45,5 +46,6 @@ int cmd_parport(int argc, char **argv);
 int cmd_features(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_damos(int argc, char **argv);
+int cmd_mdwe(int argc, char **argv);
 
 #endif

@@ -33,6 +33,8 @@ const struct rtla_command rtla_commands[] = {
 	  &dhry_cli, CMD_LIVE_ONLY },
 	{ "capdump", cmd_capdump, "capability sets of processes and files, as u64 values",
 	  &capdump_cli, 0 },
+	{ "mdwe", cmd_mdwe, "memory-deny-write-execute: who runs under it, who maps W+X",
+	  &mdwe_cli, 0 },
 	{ "parport", cmd_parport, "parallel ports, pata_parport protocols, devices, disks; add, delete",
 	  &parport_cli, 0 },
 	{ "damos", cmd_damos, "DAMON kdamonds, schemes and DAMOS filters: show, start, edit safely",

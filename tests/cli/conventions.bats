@@ -16,6 +16,7 @@ declare -gA QUICK=(
 	[features]="-g caps,memfd"
 	[capture]="--dry-run -x /proc /tmp/rtla-conventions-capture"
 	[damos]="--sysroot $BATS_TEST_DIRNAME/../fixtures/damos/vm-6.12"
+	[mdwe]="1"
 	[help]=""
 )
 # Commands with no JSON record (help prints text only).
@@ -201,10 +202,10 @@ if "verdict" in doc:
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, parport, damos, features, capture, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, parport, damos, features, capture, help)
+		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, mdwe, parport, damos, features, capture, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, mdwe, parport, damos, features, capture, help)
 		timerlat|rtla: unknown command: 'timerlat' (commands:
-		mdwe|rtla: unknown command: 'mdwe' (commands:
+		frobnicate|rtla: unknown command: 'frobnicate' (commands:
 		hwnose|rtla: unknown command: 'hwnose' (did you mean 'hwnoise'?)
 		capdunp|rtla: unknown command: 'capdunp' (did you mean 'capdump'?)
 		''|rtla: unknown command: '' (commands:
