@@ -298,10 +298,10 @@ static struct noise_hit *record_hit(struct noise_run *run, const struct timespec
 }
 
 /*
- * -d is a number of periods as well: the periods that fit in it. The last
- * of them ends a little after -d (each period runs late by the time its
- * thread takes to wake), so at the deadline the run waits for every
- * measured CPU to complete them, for at most one more period.
+ * For top, -d is a number of periods as well: the periods that fit in it.
+ * The last of them ends a little after -d (each period runs late by the
+ * time its thread takes to wake), so at the deadline the run waits for
+ * every measured CPU to complete them, for at most one more period.
  */
 static void finish_periods(struct noise_run *run, const struct timespec *t0)
 {
@@ -310,7 +310,8 @@ static void finish_periods(struct noise_run *run, const struct timespec *t0)
 	unsigned due = period_s > 0 ? (unsigned)(p->duration_s / period_s) : 0;
 	struct pollfd wake = { .fd = wake_fds[0], .events = POLLIN };
 
-	if (!p->duration_s || !run->periods)
+	/* hist shows samples, not periods: its -d is a time, as upstream's */
+	if (!p->duration_s || !run->periods || run->want_samples)
 		return;
 	while (!run->stop_requested && seconds_since(t0) < limit) {
 		bool missing = false;
