@@ -320,7 +320,7 @@ static void finish_periods(struct noise_run *run, const struct timespec *t0)
 			missing = CPU_ISSET(cpu, &p->cpus) && run->periods[cpu] < due;
 		if (!missing)
 			return;
-		poll(&wake, 1, 20);
+		poll(&wake, 1, 100);	/* each collect costs a drain: not too often */
 		run->backend->collect(run);
 	}
 }
