@@ -152,17 +152,17 @@ static const struct {
 	  "All noise of the run on the CPU, in seconds." },
 	{ GATE_AVAIL, "rtla_noise_cpu_available_ratio", NULL, 1e-2,
 	  "Share of the runtime the measuring thread had the CPU (0 to 1)." },
-	{ GATE_P50, "rtla_noise_single_quantile_seconds", "0.5", 1e-6 },
-	{ GATE_P90, "rtla_noise_single_quantile_seconds", "0.9", 1e-6 },
-	{ GATE_P99, "rtla_noise_single_quantile_seconds", "0.99", 1e-6 },
-	{ GATE_P999, "rtla_noise_single_quantile_seconds", "0.999", 1e-6 },
-	{ GATE_P9999, "rtla_noise_single_quantile_seconds", "0.9999", 1e-6 },
-	{ GATE_SAMPLES, "rtla_noise_samples", NULL, 1 },
-	{ GATE_HW, "rtla_noise_hw_events", NULL, 1 },
-	{ GATE_NMI, "rtla_noise_nmi_events", NULL, 1 },
-	{ GATE_IRQ, "rtla_noise_irq_events", NULL, 1 },
-	{ GATE_SOFTIRQ, "rtla_noise_softirq_events", NULL, 1 },
-	{ GATE_THREAD, "rtla_noise_thread_events", NULL, 1 },
+	{ GATE_P50, "rtla_noise_single_percentile_seconds", "50", 1e-6, NULL },
+	{ GATE_P90, "rtla_noise_single_percentile_seconds", "90", 1e-6, NULL },
+	{ GATE_P99, "rtla_noise_single_percentile_seconds", "99", 1e-6, NULL },
+	{ GATE_P999, "rtla_noise_single_percentile_seconds", "99.9", 1e-6, NULL },
+	{ GATE_P9999, "rtla_noise_single_percentile_seconds", "99.99", 1e-6, NULL },
+	{ GATE_SAMPLES, "rtla_noise_samples", NULL, 1, NULL },
+	{ GATE_HW, "rtla_noise_hw_events", NULL, 1, NULL },
+	{ GATE_NMI, "rtla_noise_nmi_events", NULL, 1, NULL },
+	{ GATE_IRQ, "rtla_noise_irq_events", NULL, 1, NULL },
+	{ GATE_SOFTIRQ, "rtla_noise_softirq_events", NULL, 1, NULL },
+	{ GATE_THREAD, "rtla_noise_thread_events", NULL, 1, NULL },
 };
 
 #define NR_PROM (sizeof(prom_metrics) / sizeof(prom_metrics[0]))
@@ -192,7 +192,7 @@ static void prom_labels(FILE *f, const struct noise_run *run, const char *host, 
 	prom_label_value(f, host);
 	fputc('"', f);
 	if (quantile)
-		fprintf(f, ",quantile=\"%s\"", quantile);
+		fprintf(f, ",percentile=\"%s\"", quantile);
 	fputs("} ", f);
 }
 
@@ -228,7 +228,7 @@ void gate_prometheus(FILE *f, const struct noise_run *run, const struct gate_cri
 		if (!any)
 			continue;
 		prom_head(f, prom_metrics[i].name, prom_metrics[i].quantile ?
-			  "Single noise quantiles (nearest rank, 1 us resolution), in seconds." :
+			  "Single noise percentiles (nearest rank, 1 us resolution), in seconds." :
 			  prom_metrics[i].help ? prom_metrics[i].help :
 			  gate_metrics[prom_metrics[i].metric].help);
 		for (size_t k = i; k < NR_PROM && !strcmp(prom_metrics[k].name, prom_metrics[i].name); k++) {
