@@ -116,6 +116,8 @@ static int read_number(const char **s, double *v, bool *fraction)
 	int digits = 0;
 
 	*fraction = false;
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
 	while (isdigit((unsigned char)*p) || (*p == '.' && !*fraction)) {
 		if (*p == '.')
 			*fraction = true;
@@ -186,7 +188,7 @@ int gate_parse(struct gate_criteria *c, const char *expr, char *err)
 	if (read_number(&p, &cr.limit, &fraction))
 		return fail(err, "'%s': expected a number after %s%s", expr, info->name,
 			    op_names[cr.op]);
-	for (n = 0; (isalpha((unsigned char)p[n]) || p[n] == '%') && n < sizeof(unit) - 1; n++)
+	for (n = 0; (isalnum((unsigned char)p[n]) || p[n] == '%') && n < sizeof(unit) - 1; n++)
 		unit[n] = p[n];
 	unit[n] = '\0';
 	if (*skip_space(p + n))
