@@ -15,6 +15,7 @@ declare -gA QUICK=(
 	[parport]="--ports"
 	[features]="-g caps,memfd"
 	[capture]="--dry-run -x /proc /tmp/rtla-conventions-capture"
+	[compare]="$BATS_TEST_DIRNAME/../fixtures/gates/base.json $BATS_TEST_DIRNAME/../fixtures/gates/base.json"
 	[help]=""
 )
 # Commands with no JSON record (help prints text only).
