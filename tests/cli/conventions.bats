@@ -201,8 +201,8 @@ if "verdict" in doc:
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, help)
+		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, 
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, 
 		timerlat|rtla: unknown command: 'timerlat' (commands:
 		mdwe|rtla: unknown command: 'mdwe' (commands:
 		hwnose|rtla: unknown command: 'hwnose' (did you mean 'hwnoise'?)
