@@ -169,3 +169,64 @@ assert any(r["metric"] == "cpu_available_pct" and r["verdict"] == "regression" f
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "rtla hwnoise: Invalid -c cpu list: 'isolated': this machine has no isolated CPU (boot with isolcpus=)" ]
 }
+
+# the examples of rtla-hwnoise(1), WRITING A LATENCY GATE, as the page has them
+example() {
+	"$BATS_TEST_DIRNAME/../fixtures/gates/man-example.sh" "$1"
+}
+
+@test "the man page's shell gate: passes, fails with exit 2, compares with a baseline" {
+	example shell >"$T/gate.sh"
+	cd "$T"
+	export PATH="$(dirname "$RTLA"):$PATH" CPUS=online DURATION=1s
+	MAX_SINGLE_US=10000000 MIN_AVAILABLE_PCT=0 run --separate-stderr sh gate.sh
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	xmllint --noout --schema "$XSD" results/hwnoise.xml
+	promtool check metrics <results/hwnoise.prom
+	json results/hwnoise.json "d['verdict'] == 'passed'"
+	[ ! -e results/compare.txt ]
+
+	mkdir baseline && cp results/hwnoise.json baseline/
+	MAX_SINGLE_US=10000000 MIN_AVAILABLE_PCT=0 TOLERANCE=100000000 run sh gate.sh
+	[ "$status" -eq 0 ]
+	grep -q ' cpu_available_pct ' results/compare.txt
+
+	# no CPU of a running machine is free of any noise for a second
+	MAX_SINGLE_US=0 MIN_AVAILABLE_PCT=0 BASELINE=none run --separate-stderr sh gate.sh
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	grep -Eq "^rtla hwnoise: FAILED: cpu [0-9]+ max_single_us [0-9.]+ > 0; [0-9]+ of $NCPU CPUs passed$" <<<"$stderr"
+	grep -q '<failure ' results/hwnoise.xml
+}
+
+@test "the man page's GitLab job: its script runs the shell gate and leaves the JUnit report it names" {
+	example shell >"$T/gate.sh"
+	example gitlab >"$T/gitlab-ci.yml"
+	cd "$T"
+	mkdir ci && mv gate.sh ci/
+	# the job as a runner would run it: its variables, then each script line;
+	# this machine has no isolated CPU and a test has no 10 minutes
+	python3 - "$T/gitlab-ci.yml" >"$T/job.sh" <<'PY'
+import shlex, sys, yaml
+job = yaml.safe_load(open(sys.argv[1]))["latency-gate"]
+assert job["artifacts"]["when"] == "always"
+for k, v in job.get("variables", {}).items():
+    print("export %s=%s" % (k, shlex.quote(str(v))))
+print("export CPUS=online DURATION=1s")
+print("status=0")
+for line in job["script"]:
+    print(line + " || status=$?")
+print("echo \"REPORT=%s\"" % job["artifacts"]["reports"]["junit"])
+print("echo \"PATHS=%s\"" % " ".join(job["artifacts"]["paths"]))
+print("exit $status")
+PY
+	cat job.sh
+	PATH="$(dirname "$RTLA"):$PATH" run sh job.sh
+	echo "$output"
+	# pass or fail is this machine's noise against the job's 20 us; 1 is not allowed
+	[ "$status" -eq 0 ] || [ "$status" -eq 2 ]
+	report=$(sed -n 's/^REPORT=//p' <<<"$output")
+	xmllint --noout --schema "$XSD" "$report"
+	for p in $(sed -n 's/^PATHS=//p' <<<"$output"); do [ -e "$p" ]; done
+}
