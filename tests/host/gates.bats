@@ -57,9 +57,12 @@ assert d["gate"]["cpus_passed"] == int(sys.argv[1]) and d["gate"]["failures"] ==
 
 @test "osnoise hist: a gate on a percentile, from every single noise" {
 	run --separate-stderr "$RTLA" osnoise hist --backend sampler -c 0 -d 1s \
-		--fail-if 'p50_us>=0' --json-file "$T/h.json"
+		--fail-if 'p50_us>=0' --json-file "$T/h.json" --prometheus "$T/h.prom"
 	echo "status $status; stderr: $stderr"
 	[ "$status" -eq 2 ]
+	promtool check metrics <"$T/h.prom"
+	p99=$(python3 -c 'import json, sys; print("%.10g" % (json.load(open(sys.argv[1]))["cpus"][0]["p99_us"] / 1e6))' "$T/h.json")
+	grep -Eq "^rtla_noise_single_percentile_seconds\{cpu=\"0\",tool=\"osnoise hist\",backend=\"sampler\",host=\".*\",percentile=\"99\"\} $p99\$" "$T/h.prom"
 	grep -Eqx "rtla osnoise: FAILED: cpu 0 p50_us [0-9]+ >= 0; 0 of 1 CPUs passed" <<<"$stderr"
 	json "$T/h.json" "d['gate']['failures'][0]['value'] == d['cpus'][0]['p50_us']"
 	# top has no single noises to rank: refused before anything is measured
