@@ -17,6 +17,9 @@ check="$build bats tmux libcap2-bin util-linux procps psmisc python3 cpio xz-uti
 qemu-system-x86 qemu-utils bash-completion man-db libfuse3-3"
 # clang builds the fuzz targets; check runs each one briefly
 check="$check clang libclang-rt-dev"
+# the consumers of the latency gate's files: promtool (in prometheus), a real
+# node_exporter scraped with curl, xmllint for the JUnit schema
+check="$check prometheus prometheus-node-exporter curl libxml2-utils python3-yaml"
 bench="$check libcap-ng-utils hyperfine rt-tests valgrind"
 fuzz="$build clang libclang-rt-dev"
 

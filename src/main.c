@@ -43,6 +43,8 @@ const struct rtla_command rtla_commands[] = {
 	  &features_cli, 0 },
 	{ "capture", cmd_capture, "copy what the read-only commands read, for --sysroot elsewhere",
 	  &capture_cli, CMD_LIVE_ONLY },
+	{ "compare", cmd_compare, "judge a noise run's JSON record against a baseline's, per CPU",
+	  &compare_cli, 0 },
 	{ "help", cmd_help, "show the help of a command", &help_cli, 0 },
 	{ NULL },
 };

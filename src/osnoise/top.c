@@ -355,8 +355,59 @@ static void main_loop(struct noise_run *run, struct tui *tui, const struct times
 	b->collect(run);
 }
 
+/*
+ * The files the gate writes at the end are replaced through NAME.tmp in
+ * their directory: find out now that it cannot be written, not after the run.
+ */
+static int check_output_dir(const char *option, const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path), path);
+	if (access(dir, W_OK | X_OK)) {
+		err_msg("%s: %s: cannot write in %s: %s", option, path, dir, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* --fail-if, --junit, --prometheus: the verdict, its summary line and the files. */
+static int finish_gate(struct noise_run *run, struct gate_verdict *v, double elapsed)
+{
+	const struct noise_params *p = run->params;
+	char line[256];
+	int ret;
+
+	if (gate_evaluate(run, &p->criteria, v)) {
+		err_msg("out of memory");
+		return -ENOMEM;
+	}
+	run->gate = v;
+	if (p->criteria.len) {
+		gate_summary(&p->criteria, v, line, sizeof(line));
+		err_msg("%s", line);
+	}
+	if (p->junit_file &&
+	    (ret = gate_write_junit(run, &p->criteria, v, elapsed, p->junit_file))) {
+		err_msg("--junit: %s: %s", p->junit_file, strerror(-ret));
+		return ret;
+	}
+	if (p->prometheus_file &&
+	    (ret = gate_write_prometheus(run, &p->criteria, v, p->prometheus_file))) {
+		err_msg("--prometheus: %s: %s", p->prometheus_file, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
 int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 {
+	struct gate_verdict verdict = { .first_failed = -1 };
+	bool gate = p->criteria.len || p->junit_file || p->prometheus_file;
 	struct noise_run run = { .tool = tool, .params = p, .stop_cpu = -1, .stop_value_us = -1,
 				 .want_samples = tool->add_sample != NULL };
 	struct tui *tui = NULL;
@@ -381,8 +432,14 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 			goto out_json;
 		}
 	}
+	if ((p->junit_file && check_output_dir("--junit", p->junit_file)) ||
+	    (p->prometheus_file && check_output_dir("--prometheus", p->prometheus_file)))
+		goto out_json;
 	run.periods = calloc(p->nr_cpus, sizeof(*run.periods));
-	if (!run.periods || tool->sink_new(&run)) {
+	/* hist keeps samples; a gate on it also wants the period totals */
+	if (gate && tool->add_sample)
+		run.totals = calloc(p->nr_cpus, sizeof(*run.totals));
+	if (!run.periods || (gate && tool->add_sample && !run.totals) || tool->sink_new(&run)) {
 		err_msg("out of memory");
 		goto out_json;
 	}
@@ -417,6 +474,10 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	/* a signal (or a reader gone) before -d: a gate must not read it as a pass */
 	run.interrupted = !run.stop_hit && run.stop_requested && p->duration_s &&
 			  elapsed < p->duration_s;
+	if (gate && finish_gate(&run, &verdict, elapsed))
+		status = EXIT_ERROR;
+	else if (verdict.first_failed >= 0)
+		status = EXIT_STOPPED;
 	if (!write_records(&run, record, json, elapsed))
 		status = EXIT_ERROR;
 	json = record = NULL;
@@ -427,8 +488,10 @@ out_teardown:
 	run.backend->teardown(&run);
 	tool->sink_free(&run);
 	free(run.hits);
+	gate_verdict_free(&verdict);
 out_json:
 	free(run.periods);
+	free(run.totals);
 	if (json && json != stdout)
 		fclose(json);
 	if (record)

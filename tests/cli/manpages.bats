@@ -37,7 +37,7 @@ install_into() {
 	export MANPATH=$tmp/root/usr/share/man
 	local name path missing=()
 	for name in rtla osnoise hwnoise rtla-osnoise rtla-osnoise-top rtla-osnoise-hist rtla-hwnoise \
-		rtla-dhry rtla-capdump rtla-mdwe rtla-parport rtla-damos rtla-features rtla-capture; do
+		rtla-dhry rtla-capdump rtla-mdwe rtla-parport rtla-damos rtla-features rtla-capture rtla-compare; do
 		path=$(man -w "$name" 2>&1) || { missing+=("$name: $path"); continue; }
 		[[ $path == "$MANPATH"/man1/* ]] || missing+=("$name: found $path, outside DESTDIR")
 	done

@@ -343,6 +343,8 @@ build_initramfs() {
 	for f in "$HERE"/guest-lib/*; do
 		if [[ -f $f ]]; then cp "$f" "$ROOT/vm/lib/"; fi
 	done
+	# the shell gate of rtla-hwnoise(1), which a guest test runs as the page has it
+	"$HERE/../fixtures/gates/man-example.sh" shell >"$ROOT/vm/lib/gate.sh"
 	for k in "${!tests[@]}"; do
 		while read -r f; do
 			if [[ -n $f ]]; then cp "$f" "$ROOT/vm/tests/$k/"; fi
