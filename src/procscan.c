@@ -10,6 +10,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,4 +121,12 @@ void procscan_free(struct procscan *ps)
 	free(ps->pids);
 	ps->pids = NULL;
 	ps->nr = 0;
+}
+
+int procscan_open(int procfd, pid_t pid, const char *file)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), "%d/%s", (int)pid, file);
+	return openat(procfd, rel, O_RDONLY | O_CLOEXEC);
 }

@@ -22,5 +22,7 @@ struct procscan {
 /* Fill ps with every process under the root. 0 or -errno. */
 int procscan_pids(struct procscan *ps);
 void procscan_free(struct procscan *ps);
+/* Open PID/FILE read-only below PROCFD (the root's /proc, opened once). An fd or -1 (errno). */
+int procscan_open(int procfd, pid_t pid, const char *file);
 
 #endif

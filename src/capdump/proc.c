@@ -129,13 +129,10 @@ int capdump_capget(pid_t pid, uint64_t *set)
 static int read_pid_file(struct proc_scan *ps, pid_t pid, const char *file, char *buf,
 			 size_t len)
 {
-	char rel[64];
 	size_t total = 0;
 	ssize_t n;
-	int fd;
+	int fd = procscan_open(ps->procfd, pid, file);
 
-	snprintf(rel, sizeof(rel), "%d/%s", (int)pid, file);
-	fd = openat(ps->procfd, rel, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	while (total < len - 1) {

@@ -188,13 +188,10 @@ struct audit {
 /* Read PID/FILE under /proc into a->buf, NUL-terminated: its length or -errno. */
 static ssize_t read_pid_file(struct audit *a, pid_t pid, const char *file)
 {
-	char rel[64];
 	size_t total = 0;
 	ssize_t n;
-	int fd;
+	int fd = procscan_open(a->procfd, pid, file);
 
-	snprintf(rel, sizeof(rel), "%d/%s", (int)pid, file);
-	fd = openat(a->procfd, rel, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	for (;;) {
