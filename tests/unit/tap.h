@@ -16,6 +16,7 @@
 
 static int tap_n, tap_failed;
 
+__attribute__((format(printf, 2, 0)))
 static inline bool tap_vok(bool cond, const char *fmt, va_list ap)
 {
 	printf("%s %d - ", cond ? "ok" : "not ok", ++tap_n);
@@ -26,6 +27,7 @@ static inline bool tap_vok(bool cond, const char *fmt, va_list ap)
 	return cond;
 }
 
+__attribute__((format(printf, 2, 3)))
 static inline bool ok(bool cond, const char *fmt, ...)
 {
 	va_list ap;

@@ -203,7 +203,7 @@ static void test_evaluate(void)
 	is_int(gate_evaluate(&fx.run, &c, &v), 0, "evaluated");
 	is_int(v.nr_cpus, 3, "three CPUs measured");
 	is_int(v.nr_results, 6, "every CPU with every criterion");
-	is_int(v.nr_cpus_failed, 2, "CPU 1 (37 us, 99.988 %) and CPU 2 (nothing measured) fail");
+	is_int(v.nr_cpus_failed, 2, "CPU 1 (37 us, 99.988 %%) and CPU 2 (nothing measured) fail");
 	ok(!v.results[0].failed && !v.results[1].failed, "CPU 0 passes both");
 	ok(v.results[2].failed && v.results[2].have && v.results[2].value == 37,
 	   "CPU 1 fails max_single_us with 37");
