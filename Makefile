@@ -60,7 +60,7 @@ DHRY_OPT  := -O2 -fno-inline -fno-lto -fno-ipa-icf -fno-ipa-cp -fno-ipa-sra -fno
 # "optimizations are allowed but should be indicated": rtla dhry reports them
 DHRY_CFLAGS = $(DHRY_OPT) -DDHRY_BUILD_FLAGS='"$(strip $(CFLAGS) $(DHRY_OPT))"'
 
-SRCS      := $(filter-out src/main.c $(DHRY_UNITS),$(wildcard src/*.c src/*/*.c))
+SRCS      := $(filter-out src/main.c $(DHRY_UNITS) %.bpf.c,$(wildcard src/*.c src/*/*.c))
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 DHRY_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter $(wildcard $(DHRY_UNITS)),$(DHRY_UNITS)))
 LIB       := $(BUILD)/librtla.a
@@ -120,19 +120,47 @@ $(DHRY_OBJS): $(BUILD)/%.o: %.c | pkgcheck
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(DHRY_CFLAGS) -c -o $@ $<
 
+# rtla mdwe's BPF reader: src/mdwe_check/mdwe.bpf.c compiled by clang into a
+# CO-RE object and embedded as a libbpf skeleton. Without clang, bpftool or
+# libbpf-dev the skeleton is a stub and rtla builds without the reader (and
+# says so when asked). Decided when the recipe runs, as pkg_cflags above.
+BPF_CLANG ?= clang
+BPFTOOL   ?= $(firstword $(shell command -v bpftool 2>/dev/null) $(wildcard /usr/sbin/bpftool))
+MDWE_SKEL := $(BUILD)/gen/mdwe.skel.h
+bpf_libs   = $(shell if [ -f $(MDWE_SKEL) ] && ! grep -qs MDWE_NO_BPF $(MDWE_SKEL); then \
+		$(PKG_CONFIG) --libs libbpf; fi)
+
+$(MDWE_SKEL): src/mdwe_check/mdwe.bpf.c | pkgcheck
+	@mkdir -p $(dir $@)
+	$(Q)missing=; \
+	command -v $(BPF_CLANG) >/dev/null || missing="$$missing clang"; \
+	[ -n "$(BPFTOOL)" ] || missing="$$missing bpftool"; \
+	$(PKG_CONFIG) --exists libbpf || missing="$$missing libbpf-dev"; \
+	if [ -n "$$missing" ]; then \
+		echo "rtla: building rtla mdwe without its BPF reader: install$$missing" >&2; \
+		printf '#define MDWE_NO_BPF "install%s to build it"\n' "$$missing" >$@; \
+	else \
+		printf '  %-7s %s\n' BPF $(BUILD)/gen/mdwe.bpf.o; \
+		$(BPF_CLANG) -g -O2 -target bpf -Wall -c $< -o $(BUILD)/gen/mdwe.bpf.o && \
+		$(BPFTOOL) gen skeleton $(BUILD)/gen/mdwe.bpf.o name mdwe_bpf >$@.tmp && mv $@.tmp $@; \
+	fi
+
+$(BUILD)/src/mdwe_check/bpf.o: $(MDWE_SKEL)
+$(BUILD)/src/mdwe_check/bpf.o: BASE_CFLAGS += -I$(BUILD)/gen
+
 $(LIB): $(OBJS) $(DHRY_OBJS)
 	$(call quiet,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(RTLA): $(BUILD)/src/main.o $(LIB)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(pkg_libs) -lpthread -lm
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(pkg_libs) $(bpf_libs) -lpthread -lm
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(LIB) tests/unit/tap.h | pkgcheck
 	$(call quiet,CC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(LIB) \
-		$(pkg_libs) -lpthread -lm
+		$(pkg_libs) $(bpf_libs) -lpthread -lm
 
 $(BUILD)/man/%.1: Documentation/%.rst
 	$(call quiet,RST2MAN,$@)
@@ -220,7 +248,8 @@ FUZZ_SRCS   := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS   := $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_O)/%)
 # What the targets link: the parsers and what they call, nothing more, so that
 # the fuzz tree builds in seconds. A link error names what to add.
-FUZZ_UNITS  := src/parse.c src/msg.c src/osnoise/actions.c src/capdump/caps.c
+FUZZ_UNITS  := src/parse.c src/msg.c src/osnoise/actions.c src/capdump/caps.c \
+	       src/mdwe_check/maps.c
 
 ifeq ($(SAN_TREE),1)
 $(BUILD)/libparsers.a: $(FUZZ_UNITS:%.c=$(BUILD)/%.o)

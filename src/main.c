@@ -39,6 +39,8 @@ const struct rtla_command rtla_commands[] = {
 	  &features_cli, 0 },
 	{ "capture", cmd_capture, "copy what the read-only commands read, for --sysroot elsewhere",
 	  &capture_cli, CMD_LIVE_ONLY },
+	{ "mdwe", cmd_mdwe, "memory-deny-write-execute: who runs under it, who maps W+X",
+	  &mdwe_cli, 0 },
 	{ "help", cmd_help, "show the help of a command", &help_cli, 0 },
 	{ NULL },
 };

@@ -15,6 +15,7 @@ declare -gA QUICK=(
 	[parport]="--ports"
 	[features]="-g caps,memfd"
 	[capture]="--dry-run -x /proc /tmp/rtla-conventions-capture"
+	[mdwe]="1"
 	[help]=""
 )
 # Commands with no JSON record (help prints text only).
@@ -200,10 +201,10 @@ if "verdict" in doc:
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, help)
+		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, mdwe, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, mdwe, help)
 		timerlat|rtla: unknown command: 'timerlat' (commands:
-		mdwe|rtla: unknown command: 'mdwe' (commands:
+		frobnicate|rtla: unknown command: 'frobnicate' (commands:
 		hwnose|rtla: unknown command: 'hwnose' (did you mean 'hwnoise'?)
 		capdunp|rtla: unknown command: 'capdunp' (did you mean 'capdump'?)
 		''|rtla: unknown command: '' (commands:

@@ -169,3 +169,9 @@ check_help_in_page() {
 	done
 	[ "$failed" -eq 0 ]
 }
+
+@test "every option of rtla mdwe, mdwe selftest and mdwe run --help is in rtla-mdwe.rst" {
+	check_help_in_page rtla-mdwe mdwe
+	check_help_in_page rtla-mdwe mdwe selftest
+	check_help_in_page rtla-mdwe mdwe run
+}

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpf - every process's MDWE flags from one pass of a BPF task iterator.
+ *
+ * The program (mdwe.bpf.c) is embedded as a libbpf skeleton generated at
+ * build time; a build machine without clang, bpftool or libbpf-dev gets a
+ * stub skeleton instead (the Makefile), and this reader then says so. The
+ * iterator stops no process and changes nothing: it reads mm->flags.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mdwe_check/mdwe.h"
+#include "msg.h"
+#include "mdwe.skel.h"	/* generated: the real skeleton, or MDWE_NO_BPF */
+
+static int cmp_pid(const void *a, const void *b)
+{
+	const struct mdwe_task_flags *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+const struct mdwe_task_flags *mdwe_flags_find(const struct mdwe_flags_set *set, pid_t pid)
+{
+	struct mdwe_task_flags key = { .pid = pid };
+
+	if (!set->nr)
+		return NULL;
+	return bsearch(&key, set->task, set->nr, sizeof(key), cmp_pid);
+}
+
+void mdwe_flags_free(struct mdwe_flags_set *set)
+{
+	free(set->task);
+	memset(set, 0, sizeof(*set));
+}
+
+#ifdef MDWE_NO_BPF
+
+bool mdwe_bpf_built(void)
+{
+	return false;
+}
+
+int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
+{
+	memset(set, 0, sizeof(*set));
+	snprintf(why, len, "this rtla was built without the BPF reader (%s)", MDWE_NO_BPF);
+	return -EOPNOTSUPP;
+}
+
+#else
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The records mdwe.bpf.c writes: per process, and per W+X mapping. */
+struct mdwe_rec {
+	uint32_t tgid;
+	uint32_t flags;
+	uint32_t has_mm;
+	uint32_t kthread;
+};
+
+struct mdwe_wx_rec {
+	uint32_t tgid;
+	uint32_t tid;
+	uint64_t start;
+	uint64_t end;
+};
+
+bool mdwe_bpf_built(void)
+{
+	return true;
+}
+
+/* libbpf's own messages: kept for -D, the last warning for the reason. */
+static char libbpf_last[256];
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char *line;
+	size_t n;
+
+	if (level == LIBBPF_DEBUG && !msg_debug_enabled())
+		return 0;
+	/* a verifier log comes as one message of many lines */
+	if (vasprintf(&line, fmt, ap) < 0)
+		return 0;
+	n = strlen(line);
+	while (n && line[n - 1] == '\n')
+		line[--n] = '\0';
+	if (level != LIBBPF_DEBUG)
+		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
+	debug_msg("%s", line);
+	free(line);
+	return 0;
+}
+
+/* The likely cause of a failed load, in words a user can act on. */
+static void explain_load(int err, char *why, size_t len)
+{
+	char mode[128];
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(why, len, "the kernel has no BTF (/sys/kernel/btf/vmlinux, "
+			 "CONFIG_DEBUG_INFO_BTF): the BPF reader cannot load");
+		return;
+	}
+	if (err == -EPERM || err == -EACCES) {
+		FILE *f = fopen("/sys/kernel/security/lockdown", "r");
+
+		if (f && fgets(mode, sizeof(mode), f) && strstr(mode, "[confidentiality]")) {
+			fclose(f);
+			snprintf(why, len, "kernel lockdown (confidentiality) forbids BPF from "
+				 "reading kernel memory");
+			return;
+		}
+		if (f)
+			fclose(f);
+		snprintf(why, len, "loading BPF needs CAP_BPF and CAP_PERFMON (root): %s",
+			 strerror(-err));
+		return;
+	}
+	snprintf(why, len, "the BPF reader failed to load: %s%s%s", strerror(-err),
+		 libbpf_last[0] ? ": " : "", libbpf_last);
+}
+
+/* Append the records in BUF[0..N) to SET, merging a process's threads. */
+static int add_records(struct mdwe_flags_set *set, size_t *cap, const char *buf, size_t n)
+{
+	for (size_t off = 0; off + sizeof(struct mdwe_rec) <= n; off += sizeof(struct mdwe_rec)) {
+		struct mdwe_rec rec;
+
+		memcpy(&rec, buf + off, sizeof(rec));
+		if (set->nr == *cap) {
+			size_t ncap = *cap ? *cap * 2 : 1024;
+			void *p = realloc(set->task, ncap * sizeof(*set->task));
+
+			if (!p)
+				return -ENOMEM;
+			set->task = p;
+			*cap = ncap;
+		}
+		set->task[set->nr++] = (struct mdwe_task_flags){
+			.pid = rec.tgid, .flags = rec.flags, .has_mm = rec.has_mm,
+			.kthread = rec.kthread,
+		};
+	}
+	return 0;
+}
+
+/* A zombie leader's record has no mm; a thread's may follow with it: keep that. */
+static void merge_threads(struct mdwe_flags_set *set)
+{
+	size_t out = 0;
+
+	qsort(set->task, set->nr, sizeof(*set->task), cmp_pid);
+	for (size_t i = 0; i < set->nr; i++) {
+		if (out && set->task[out - 1].pid == set->task[i].pid) {
+			if (set->task[i].has_mm)
+				set->task[out - 1] = set->task[i];
+			continue;
+		}
+		set->task[out++] = set->task[i];
+	}
+	set->nr = out;
+}
+
+/* Read an iterator to its end into a growing buffer: its length, or -errno. */
+static ssize_t read_iter(struct bpf_program *prog, char **buf, size_t *cap)
+{
+	struct bpf_link *link = bpf_program__attach_iter(prog, NULL);
+	size_t have = 0;
+	ssize_t n, ret;
+	int fd;
+
+	if (!link)
+		return -errno;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0) {
+		ret = -errno;
+		goto out_link;
+	}
+	for (;;) {
+		if (*cap - have < 65536) {
+			size_t ncap = *cap ? *cap * 2 : 1 << 20;
+			char *p = realloc(*buf, ncap);
+
+			if (!p) {
+				ret = -ENOMEM;
+				goto out_close;
+			}
+			*buf = p;
+			*cap = ncap;
+		}
+		n = read(fd, *buf + have, *cap - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			goto out_close;
+		}
+		if (!n)
+			break;
+		have += n;
+	}
+	ret = have;
+out_close:
+	close(fd);
+out_link:
+	bpf_link__destroy(link);
+	return ret;
+}
+
+/* Count each W+X record against its process. */
+static int add_wx(struct mdwe_flags_set *set, const char *buf, size_t n)
+{
+	if (n % sizeof(struct mdwe_wx_rec))
+		return -EINVAL;
+	for (size_t off = 0; off < n; off += sizeof(struct mdwe_wx_rec)) {
+		struct mdwe_task_flags *tf;
+		struct mdwe_wx_rec rec;
+
+		memcpy(&rec, buf + off, sizeof(rec));
+		tf = (struct mdwe_task_flags *)mdwe_flags_find(set, rec.tgid);
+		/* a thread with files of its own is visited too: its mm is counted once */
+		if (tf && (!tf->wx_tid || tf->wx_tid == (pid_t)rec.tid)) {
+			tf->wx_tid = rec.tid;
+			tf->wx_count++;
+			tf->wx_bytes += rec.end - rec.start;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Load the object; if the kernel refuses the VMA iterator (Linux 5.12 has
+ * it), load it again without: the flags alone.
+ */
+static struct mdwe_bpf *load(struct mdwe_flags_set *set, int *err)
+{
+	struct mdwe_bpf *skel = mdwe_bpf__open_and_load();
+
+	if (skel) {
+		set->wx_known = true;
+		return skel;
+	}
+	*err = -errno;
+	snprintf(set->wx_why, sizeof(set->wx_why), "%.100s", libbpf_last);
+	skel = mdwe_bpf__open();
+	if (!skel)
+		return NULL;
+	bpf_program__set_autoload(skel->progs.mdwe_wx_vmas, false);
+	if (mdwe_bpf__load(skel)) {
+		mdwe_bpf__destroy(skel);
+		return NULL;
+	}
+	debug_msg("BPF: the VMA iterator did not load (%s): W+X from /proc", set->wx_why);
+	return skel;
+}
+
+int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
+{
+	struct mdwe_bpf *skel;
+	double t0 = now_ms();
+	size_t cap = 0, tcap = 0;
+	char *buf = NULL;
+	ssize_t n;
+	int err = 0;
+
+	memset(set, 0, sizeof(*set));
+	libbpf_set_print(libbpf_print);
+	libbpf_last[0] = '\0';
+	skel = load(set, &err);
+	if (!skel) {
+		explain_load(err, why, len);
+		return err;
+	}
+	set->load_ms = now_ms() - t0;
+	t0 = now_ms();
+	n = read_iter(skel->progs.mdwe_tasks, &buf, &cap);
+	if (n < 0) {
+		err = n;
+		snprintf(why, len, "the BPF task iterator failed: %s%s", strerror(-err),
+			 err == -EAGAIN ? " (this kernel's mm_struct is unknown to it)" : "");
+		goto out;
+	}
+	err = add_records(set, &tcap, buf, n);
+	if (err) {
+		snprintf(why, len, "out of memory");
+		goto out;
+	}
+	merge_threads(set);
+	if (set->wx_known) {
+		n = read_iter(skel->progs.mdwe_wx_vmas, &buf, &cap);
+		if (n < 0 || add_wx(set, buf, n)) {
+			snprintf(set->wx_why, sizeof(set->wx_why), "the VMA iterator failed: %s",
+				 strerror(n < 0 ? -n : EINVAL));
+			debug_msg("BPF: %s: W+X from /proc", set->wx_why);
+			for (size_t i = 0; i < set->nr; i++)
+				set->task[i].wx_count = set->task[i].wx_bytes = 0;
+			set->wx_known = false;
+		}
+	}
+	set->iter_ms = now_ms() - t0;
+out:
+	if (err)
+		mdwe_flags_free(set);
+	free(buf);
+	mdwe_bpf__destroy(skel);
+	return err;
+}
+
+#endif
