@@ -9,17 +9,34 @@
 #   make bench             benchmarks (not part of check)
 
 VERSION   := $(shell cat VERSION)
-O         ?= build
+
+# Cross builds: make CROSS_COMPILE=aarch64-linux-gnu- (or riscv64-linux-gnu-)
+# fetches Debian's -dev packages of that architecture into a cached sysroot
+# (scripts/cross-sysroot.sh, through scripts/deps.sh cross-ARCH) and points
+# the compiler and pkg-config at it; objects go to build-ARCH. Another
+# prefix needs SYSROOT=DIR (a root with the -dev files of its libraries).
+CROSS_TRIPLET := $(patsubst %-,%,$(notdir $(CROSS_COMPILE)))
+CROSS_ARCH := $(if $(filter aarch64-%,$(CROSS_TRIPLET)),arm64,$(if $(filter riscv64-%,$(CROSS_TRIPLET)),riscv64))
+RTLA_CROSS_CACHE ?= /var/cache/rtla-cross
+SYSROOT   ?= $(if $(CROSS_ARCH),$(RTLA_CROSS_CACHE)/$(CROSS_ARCH)/sysroot)
+
+O         ?= build$(if $(CROSS_ARCH),-$(CROSS_ARCH))
 BUILD     := $(O)
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 MANDIR    ?= $(PREFIX)/share/man/man1
 
 ifeq ($(origin CC),default)
-CC        := $(CROSS_COMPILE)gcc
+CC        := $(CROSS_COMPILE)gcc$(if $(SYSROOT), --sysroot=$(SYSROOT))
 endif
-AR        ?= $(CROSS_COMPILE)ar
-PKG_CONFIG ?= pkg-config
+# make predefines AR (as it does CC): only a value of its own is kept.
+ifeq ($(origin AR),default)
+AR        := $(CROSS_COMPILE)ar
+endif
+ifeq ($(origin PKG_CONFIG),undefined)
+PKG_CONFIG := $(if $(SYSROOT),PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(CROSS_TRIPLET)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig )pkg-config
+endif
 CFLAGS    ?= -O2 -g
 LDFLAGS   ?=
 
@@ -86,7 +103,7 @@ BASHCOMPDIR ?= $(or $(shell $(PKG_CONFIG) --define-variable=prefix=$(PREFIX) \
 		    $(PREFIX)/share/bash-completion/completions)
 
 .PHONY: all check run install uninstall clean bench deps-build deps-check deps-bench \
-	pkgcheck unit vm-run
+	deps-cross-arm64 deps-cross-riscv64 pkgcheck unit vm-run
 .DELETE_ON_ERROR:
 
 all: $(RTLA) $(if $(RST2MAN),$(MANS))
@@ -99,14 +116,22 @@ ifneq ($(filter bench,$(MAKECMDGOALS)),)
 pkgcheck: deps-bench
 endif
 
-deps-build deps-check deps-bench:
+# A cross build fetches its compiler and sysroot first (silent once there).
+ifneq ($(CROSS_ARCH),)
+pkgcheck: deps-cross-$(CROSS_ARCH)
+endif
+
+deps-build deps-check deps-bench deps-cross-arm64 deps-cross-riscv64:
 	$(Q)scripts/deps.sh $(@:deps-%=%)
 
 pkgcheck:
+	$(Q)command -v $(firstword $(CC)) >/dev/null || { \
+		echo "rtla: no compiler $(firstword $(CC))$(if $(CROSS_TRIPLET),: install the Debian package gcc-$(CROSS_TRIPLET))" >&2; \
+		exit 1; }
 	$(Q)for p in $(PKGS); do \
 		mod=$${p%%:*}; rest=$${p#*:}; min=$${rest%%:*}; deb=$${rest#*:}; \
 		$(PKG_CONFIG) --exists "$$mod >= $$min" || { \
-			echo "rtla needs $$mod >= $$min: install the Debian package $$deb" >&2; \
+			echo "rtla needs $$mod >= $$min: install the Debian package $$deb$(if $(SYSROOT),$(if $(CROSS_ARCH),:$(CROSS_ARCH)) in $(SYSROOT)$(if $(CROSS_ARCH), (scripts/deps.sh cross-$(CROSS_ARCH))))" >&2; \
 			exit 1; }; \
 	done
 
