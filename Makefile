@@ -77,7 +77,7 @@ DHRY_OPT  := -O2 -fno-inline -fno-lto -fno-ipa-icf -fno-ipa-cp -fno-ipa-sra -fno
 # "optimizations are allowed but should be indicated": rtla dhry reports them
 DHRY_CFLAGS = $(DHRY_OPT) -DDHRY_BUILD_FLAGS='"$(strip $(CFLAGS) $(DHRY_OPT))"'
 
-SRCS      := $(filter-out src/main.c $(DHRY_UNITS) %.bpf.c,$(wildcard src/*.c src/*/*.c))
+SRCS      := $(filter-out src/main.c $(DHRY_UNITS) %.bpf.c src/static/%,$(wildcard src/*.c src/*/*.c))
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 DHRY_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter $(wildcard $(DHRY_UNITS)),$(DHRY_UNITS)))
 LIB       := $(BUILD)/librtla.a
@@ -216,6 +216,40 @@ endif
 vm-run: override export CMD := $(value CMD)
 vm-run: $(RTLA)
 	$(Q)tests/kernel/vm-tier.sh --rtla $(RTLA) --cmd "$$CMD"
+
+# ---------------------------------------------------------------------------
+# make bundle: what to copy onto a board that has a kernel and busybox. One
+# static rtla (stripped) with osnoise and hwnoise links, in a folder and a
+# .tar.gz: $(BUILD)/bundle/rtla-VERSION-ARCH[.tar.gz]. Native or cross
+# (make CROSS_COMPILE=aarch64-linux-gnu- bundle). Debian has no static
+# libsmartcols: scripts/static-smartcols.sh builds it from util-linux's
+# source once (cached); libproc2's calls into libsystemd are answered by
+# src/static/sd_stub.c.
+BUNDLE_ARCH := $(or $(CROSS_ARCH),$(shell dpkg --print-architecture 2>/dev/null),$(shell uname -m))
+BUNDLE_NAME := rtla-$(VERSION)-$(BUNDLE_ARCH)
+BUNDLE_DIR  := $(BUILD)/bundle/$(BUNDLE_NAME)
+STATIC_RTLA := $(BUILD)/rtla-static
+STRIP       ?= $(CROSS_COMPILE)strip
+static_libs = $(shell $(PKG_CONFIG) --static --libs $(PKG_NAMES)) \
+	$(shell if [ -f $(MDWE_SKEL) ] && ! grep -qs MDWE_NO_BPF $(MDWE_SKEL); then \
+		$(PKG_CONFIG) --static --libs libbpf; fi)
+
+.PHONY: bundle
+$(STATIC_RTLA): $(BUILD)/src/main.o $(LIB) $(BUILD)/src/static/sd_stub.o | pkgcheck
+	$(Q)dir=$$(scripts/static-smartcols.sh "$(CC)" $$($(CC) -dumpmachine)) && \
+	printf '  %-7s %s\n' LD $@ && \
+	$(CC) -static $(CFLAGS) $(LDFLAGS) -o $@ $^ -L$$dir $(static_libs) -lpthread -lm 2>$@.log || \
+		{ cat $@.log >&2; exit 1; }; \
+	grep -v -e 'statically linked applications requires at runtime' -e 'in function' $@.log >&2 || true
+
+bundle: $(STATIC_RTLA)
+	$(call quiet,BUNDLE,$(BUNDLE_DIR))
+	$(Q)rm -rf $(BUNDLE_DIR) && mkdir -p $(BUNDLE_DIR)
+	$(Q)$(STRIP) -o $(BUNDLE_DIR)/rtla $(STATIC_RTLA)
+	$(Q)ln -s rtla $(BUNDLE_DIR)/osnoise && ln -s rtla $(BUNDLE_DIR)/hwnoise
+	$(Q)tar -C $(BUILD)/bundle -czf $(BUILD)/bundle/$(BUNDLE_NAME).tar.gz --owner=0 --group=0 $(BUNDLE_NAME)
+	@printf '  %-7s %s: rtla %s bytes, %s %s bytes\n' SIZE $(BUNDLE_NAME) \
+		$$(stat -c %s $(BUNDLE_DIR)/rtla) $(BUNDLE_NAME).tar.gz $$(stat -c %s $(BUILD)/bundle/$(BUNDLE_NAME).tar.gz)
 
 bench: all
 	$(Q)bench/run.sh --build $(BUILD)
