@@ -1,0 +1,93 @@
+#!/usr/bin/env bats
+# The arm64 board: Debian's 6.12 RT arm64 kernel under -M virt, a busybox
+# initramfs with only the bundle (/opt/rtla: one static rtla and its
+# osnoise/hwnoise links), no /run, no /dev/shm, no /etc/passwd, TERM=dumb.
+# trixie's arm64 rtla 6.12 is the peer.
+
+load /vm/lib/noise
+bats_require_minimum_version 1.5.0
+
+B=/opt/rtla
+
+@test "the board is one: the bundle alone, no /run, no /etc/passwd, an arm64 kernel" {
+	[ "$(uname -m)" = aarch64 ]
+	[ ! -e /run ] && [ ! -e /dev/shm ] && [ ! -e /etc/passwd ]
+	[ "$(ls "$B")" = "$(printf '%s\n' hwnoise osnoise rtla)" ]
+	run "$B/rtla" -V
+	[ "$status" -eq 0 ]
+}
+
+@test "--help of every command, from the bundle and through its links" {
+	local c
+	for c in osnoise "osnoise top" "osnoise hist" hwnoise "hwnoise hist" dhry capdump mdwe \
+		parport features capture help; do
+		# shellcheck disable=SC2086 # "osnoise top" is two words
+		run -0 "$B/rtla" $c --help
+		[[ ${lines[0]} == *"rtla "* ]] || { echo "rtla $c --help: ${lines[0]}"; false; }
+	done
+	run -0 "$B/hwnoise" --help
+	[[ ${lines[0]} == "rtla hwnoise:"* ]]
+	run -0 "$B/osnoise" --help
+	[[ ${lines[0]} == *osnoise* ]]
+}
+
+@test "hwnoise on the real tracer: the peer's header, upstream's rows, state restored, record in /tmp/rtla" {
+	local before
+	unusual_settings
+	before=$(snapshot)
+	run -0 rtla-peer hwnoise -c 0 -d 2s -q
+	peer=("${lines[@]}")
+	[ "$before" = "$(snapshot)" ] || default_settings
+	before=$(snapshot)
+	run -0 "$B/hwnoise" -c 0 -d 2s -q
+	printf '%s\n' "${lines[@]}"
+	[ "${lines[0]}" = "${peer[0]}" ]
+	[ "${lines[1]}" = "${peer[1]}" ]
+	[ "${lines[2]}" = "${peer[2]}" ]
+	[[ ${lines[3]} =~ $HW_ROW ]]
+	assert_state_unchanged "$before"
+	# no /run, no /dev/shm: the record's folder is /tmp/rtla
+	[ -d /tmp/rtla ] && [ ! -e /run ]
+}
+
+@test "osnoise top on the real tracer: the peer's header, state restored" {
+	local before
+	run -0 rtla-peer osnoise top -c 1 -d 2s -q
+	peer=("${lines[@]}")
+	before=$(snapshot)
+	run -0 "$B/rtla" osnoise top -c 1 -d 2s -q
+	[ "${lines[0]}" = "${peer[0]}" ]
+	[ "${lines[2]}" = "${peer[2]}" ]
+	[[ ${lines[3]} =~ $OS_ROW ]]
+	assert_state_unchanged "$before"
+}
+
+@test "a read-only root and no /run: the tracer run says where the record could not go, changes nothing" {
+	local before
+	rm -rf /tmp/rtla
+	before=$(snapshot)
+	mount -o remount,ro / || skip "the initramfs root cannot be made read-only"
+	run -1 "$B/rtla" hwnoise -c 0 -d 1s -q
+	mount -o remount,rw /
+	echo "$output"
+	[[ $output == *"/run/rtla/osnoise.state"*"/run, /dev/shm and /tmp are missing or read-only"* ]]
+	assert_state_unchanged "$before"
+}
+
+@test "dhry: DMIPS and DMIPS/MHz on both CPUs, no progress line for TERM=dumb" {
+	run --separate-stderr -0 env TERM=dumb "$B/rtla" dhry -i 200000 -J
+	[[ $output == *'"dmips"'* ]]
+	[[ $stderr != *$'\r'* ]]
+}
+
+@test "capdump: every process, the uid where no /etc/passwd names it" {
+	run -0 "$B/rtla" capdump -a
+	[[ ${lines[0]} == *CAPEFF* ]]
+	[[ $output =~ $'\n'" +1 +0 +0 " ]]
+}
+
+@test "mdwe selftest and features on the arm64 kernel" {
+	run -0 "$B/rtla" mdwe selftest
+	run -0 "$B/rtla" features -g tracefs
+	[[ $output == *osnoise* ]]
+}
