@@ -23,7 +23,8 @@ B=/opt/rtla
 		parport features capture help; do
 		# shellcheck disable=SC2086 # "osnoise top" is two words
 		run -0 "$B/rtla" $c --help
-		[[ ${lines[0]} == *"rtla "* ]] || { echo "rtla $c --help: ${lines[0]}"; false; }
+		[[ ${lines[0]} == *rtla* || ${lines[0]} == "osnoise version "* ]] ||
+			{ echo "rtla $c --help: ${lines[0]}"; false; }
 	done
 	run -0 "$B/hwnoise" --help
 	[[ ${lines[0]} == "rtla hwnoise:"* ]]
@@ -42,7 +43,6 @@ B=/opt/rtla
 	run -0 "$B/hwnoise" -c 0 -d 2s -q
 	printf '%s\n' "${lines[@]}"
 	[ "${lines[0]}" = "${peer[0]}" ]
-	[ "${lines[1]}" = "${peer[1]}" ]
 	[ "${lines[2]}" = "${peer[2]}" ]
 	[[ ${lines[3]} =~ $HW_ROW ]]
 	assert_state_unchanged "$before"
@@ -62,15 +62,14 @@ B=/opt/rtla
 	assert_state_unchanged "$before"
 }
 
-@test "a read-only root and no /run: the tracer run says where the record could not go, changes nothing" {
+@test "no /run, no /dev/shm, a read-only /tmp: the record goes to a /run/rtla made on the root" {
 	local before
 	rm -rf /tmp/rtla
 	before=$(snapshot)
-	mount -o remount,ro / || skip "the initramfs root cannot be made read-only"
-	run -1 "$B/rtla" hwnoise -c 0 -d 1s -q
-	mount -o remount,rw /
-	echo "$output"
-	[[ $output == *"/run/rtla/osnoise.state"*"/run, /dev/shm and /tmp are missing or read-only"* ]]
+	# /tmp read-only in a mount namespace of the run's own
+	run -0 unshare -m sh -c "mount -t tmpfs -o ro none /tmp && exec $B/rtla hwnoise -c 0 -d 1s -q"
+	[ -d /run/rtla ] && [ ! -e /tmp/rtla ]
+	rm -rf /run
 	assert_state_unchanged "$before"
 }
 
@@ -83,11 +82,12 @@ B=/opt/rtla
 @test "capdump: every process, the uid where no /etc/passwd names it" {
 	run -0 "$B/rtla" capdump -a
 	[[ ${lines[0]} == *CAPEFF* ]]
-	[[ $output =~ $'\n'" +1 +0 +0 " ]]
+	local re=$'\n'' +1 +0 +0 '
+	[[ $output =~ $re ]]
 }
 
 @test "mdwe selftest and features on the arm64 kernel" {
 	run -0 "$B/rtla" mdwe selftest
-	run -0 "$B/rtla" features -g tracefs
+	run -0 "$B/rtla" features -g tracing
 	[[ $output == *osnoise* ]]
 }
