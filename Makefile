@@ -197,8 +197,16 @@ $(BUILD)/man/rtla-hwnoise.1: Documentation/rtla-osnoise-top.rst
 
 unit: $(UNIT_BINS)
 
-check: all $(UNIT_BINS)
-	$(Q)tests/check.sh --build $(BUILD) --asan $(ASAN_O) --fuzz $(FUZZ_O)
+# The arm64 bundle for the VM tier's arm64 guest, cross-built in its own tree.
+ARM64_O      ?= $(patsubst %/,%,$(BUILD))-arm64
+ARM64_BUNDLE := $(ARM64_O)/bundle/rtla-$(VERSION)-arm64
+.PHONY: bundle-arm64
+bundle-arm64: pkgcheck
+	$(Q)$(MAKE) --no-print-directory CROSS_COMPILE=aarch64-linux-gnu- O=$(ARM64_O) bundle
+
+check: all $(UNIT_BINS) $(if $(CROSS_ARCH),,bundle-arm64)
+	$(Q)tests/check.sh --build $(BUILD) --asan $(ASAN_O) --fuzz $(FUZZ_O) \
+		$(if $(CROSS_ARCH),,--arm64 $(ARM64_BUNDLE))
 
 run: all
 	$(Q)$(RTLA) hwnoise -d 10s
