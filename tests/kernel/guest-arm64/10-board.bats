@@ -91,3 +91,9 @@ B=/opt/rtla
 	run -0 "$B/rtla" features -g tracing
 	[[ $output == *osnoise* ]]
 }
+
+@test "the sampler on arm64 names its clock in the trace: CNTVCT_EL0, its tick, ns per loop" {
+	run -2 "$B/rtla" hwnoise --backend sampler -c 0 -d 5s -q -s 1 --trace=/tmp/smp.txt
+	grep -E '^# spinner clock: CLOCK_MONOTONIC_RAW \(CNTVCT_EL0 at [0-9.]+ MHz: a tick is [0-9.]+ ns\)' /tmp/smp.txt
+	grep -E '^# cpu 0: .* [0-9.]+ ns/iteration$' /tmp/smp.txt
+}
