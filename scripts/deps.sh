@@ -20,7 +20,8 @@ check="$check clang libclang-rt-dev"
 bench="$check libcap-ng-utils hyperfine rt-tests valgrind"
 fuzz="$build clang libclang-rt-dev"
 # the arm64 VM tier of check: qemu, and the cross build of the board bundle
-check="$check qemu-system-arm gcc-aarch64-linux-gnu"
+# (dpkg-dev: dpkg-source unpacks util-linux's source for the static libsmartcols)
+check="$check qemu-system-arm gcc-aarch64-linux-gnu dpkg-dev"
 cross_arch=
 
 case "${1:-build}" in
@@ -32,7 +33,7 @@ cross-arm64 | cross-riscv64)
 	cross_arch=${1#cross-}
 	triplet=aarch64-linux-gnu
 	[ "$cross_arch" = riscv64 ] && triplet=riscv64-linux-gnu
-	want="$build gcc-$triplet" ;;
+	want="$build gcc-$triplet dpkg-dev" ;;
 *) echo "usage: $0 build|check|bench|fuzz|cross-arm64|cross-riscv64" >&2; exit 1 ;;
 esac
 # check also cross-builds the arm64 bundle for its arm64 VM guest.

@@ -86,6 +86,20 @@ B=/opt/rtla
 	[[ $output =~ $re ]]
 }
 
+@test "mdwe on arm64: the BPF reader (CO-RE) reads MDWE of a process run under it" {
+	"$B/rtla" mdwe run -- sleep 61 &
+	p=$!
+	for _ in $(seq 100); do
+		[ "$(cat "/proc/$p/comm")" = sleep ] && break
+		sleep 0.05
+	done
+	run -0 "$B/rtla" mdwe --raw -n -o PID,COMMAND,MDWE,MDWE_FLAGS "$p" 1
+	kill "$p"
+	echo "$output"
+	[ "${lines[0]}" = "$p sleep refuse-exec-gain 1" ]
+	[[ ${lines[1]} == "1 "*" - 0" ]]
+}
+
 @test "mdwe selftest and features on the arm64 kernel" {
 	run -0 "$B/rtla" mdwe selftest
 	run -0 "$B/rtla" features -g tracing
