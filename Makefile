@@ -244,8 +244,8 @@ static_libs = $(shell $(PKG_CONFIG) --static --libs $(PKG_NAMES)) \
 
 .PHONY: bundle
 $(STATIC_RTLA): $(BUILD)/src/main.o $(LIB) $(BUILD)/src/static/sd_stub.o | pkgcheck
-	$(Q)dir=$$(scripts/static-smartcols.sh "$(CC)" $$($(CC) -dumpmachine)) && \
-	printf '  %-7s %s\n' LD $@ && \
+	$(Q)dir=$$(scripts/static-smartcols.sh "$(CC)" $$($(CC) -dumpmachine)) || exit 1; \
+	printf '  %-7s %s\n' LD $@; \
 	$(CC) -static $(CFLAGS) $(LDFLAGS) -o $@ $^ -L$$dir $(static_libs) -lpthread -lm 2>$@.log || \
 		{ cat $@.log >&2; exit 1; }; \
 	grep -v -e 'statically linked applications requires at runtime' -e 'in function' $@.log >&2 || true

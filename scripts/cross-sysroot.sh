@@ -124,6 +124,12 @@ if [[ ! -f $ROOT/.complete ]]; then
 		[[ $target == /* ]] || continue
 		ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$ROOT$target")" "$link"
 	done < <(find "$ROOT" -type l -print0)
+	# A merged-/usr suite (trixie) ships /lib's files under /usr/lib and
+	# leaves the /lib link to base-files, which is not unpacked: libc.so's
+	# linker script names /lib/TRIPLET/libc.so.6.
+	for d in lib bin sbin; do
+		if [[ ! -e $ROOT/$d && -d $ROOT/usr/$d ]]; then ln -s "usr/$d" "$ROOT/$d"; fi
+	done
 	printf '%s\n' "${pkgs[@]}" >"$ROOT/.packages"
 	touch "$ROOT/.complete"
 	log "sysroot: $ROOT (${#pkgs[@]} packages, $(du -sh "$ROOT" | cut -f1))"
