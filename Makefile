@@ -244,6 +244,9 @@ static_libs = $(shell $(PKG_CONFIG) --static --libs $(PKG_NAMES)) \
 
 .PHONY: bundle
 $(STATIC_RTLA): $(BUILD)/src/main.o $(LIB) $(BUILD)/src/static/sd_stub.o | pkgcheck
+ifeq ($(CROSS_ARCH),riscv64)
+	@echo "rtla: no bundle for riscv64: bookworm's riscv64 ld crashes linking trixie's static libraries; make CROSS_COMPILE=$(CROSS_COMPILE) builds a dynamic rtla" >&2; exit 1
+endif
 	$(Q)dir=$$(scripts/static-smartcols.sh "$(CC)" $$($(CC) -dumpmachine)) || exit 1; \
 	printf '  %-7s %s\n' LD $@; \
 	$(CC) -static $(CFLAGS) $(LDFLAGS) -o $@ $^ -L$$dir $(static_libs) -lpthread -lm 2>$@.log || \
