@@ -363,6 +363,7 @@ build_initramfs() {
 		if [[ -f $f ]]; then cp "$f" "$ROOT/vm/lib/"; fi
 	done
 	for k in "${!tests[@]}"; do
+		[[ $k != arm64 ]] || continue    # the arm64 guest has an initramfs of its own
 		while read -r f; do
 			if [[ -n $f ]]; then cp "$f" "$ROOT/vm/tests/$k/"; fi
 		done <<<"${tests[$k]}"
