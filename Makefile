@@ -319,7 +319,7 @@ FUZZ_BINS   := $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_O)/%)
 # What the targets link: the parsers and what they call, nothing more, so that
 # the fuzz tree builds in seconds. A link error names what to add.
 FUZZ_UNITS  := src/parse.c src/msg.c src/osnoise/actions.c src/capdump/caps.c \
-	       src/mdwe_check/maps.c
+	       src/sysroot.c src/damos/filter.c src/damos/tree.c src/mdwe_check/maps.c
 
 ifeq ($(SAN_TREE),1)
 $(BUILD)/libparsers.a: $(FUZZ_UNITS:%.c=$(BUILD)/%.o)

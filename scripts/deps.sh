@@ -9,14 +9,17 @@
 set -eu
 
 build="gcc make pkg-config libtracefs-dev libtraceevent-dev libproc2-dev
-libncurses-dev libcap-dev libsmartcols-dev zlib1g-dev python3-docutils"
+libncurses-dev libcap-dev libsmartcols-dev python3-docutils"
 # rtla mdwe's BPF reader: clang compiles it, bpftool makes its skeleton,
 # libbpf loads it (libelf and zlib are libbpf's own)
-build="$build clang bpftool libbpf-dev libelf-dev"
+build="$build clang bpftool libbpf-dev libelf-dev zlib1g-dev"
 check="$build bats tmux libcap2-bin util-linux procps psmisc python3 cpio xz-utils zstd
 qemu-system-x86 qemu-utils bash-completion man-db libfuse3-3"
 # clang builds the fuzz targets; check runs each one briefly
 check="$check clang libclang-rt-dev"
+# the consumers of the latency gate's files: promtool (in prometheus), a real
+# node_exporter scraped with curl, xmllint for the JUnit schema
+check="$check prometheus prometheus-node-exporter curl libxml2-utils python3-yaml"
 bench="$check libcap-ng-utils hyperfine rt-tests valgrind"
 fuzz="$build clang libclang-rt-dev"
 # the arm64 VM tier of check: qemu, and the cross build of the board bundle

@@ -34,7 +34,9 @@ const struct rtla_command *rtla_command_find(const char *name);
 extern const struct cli_spec help_cli, capdump_cli, dhry_cli, osnoise_cli, hwnoise_cli;
 extern const struct cli_spec parport_cli;
 extern const struct cli_spec features_cli, capture_cli;
+extern const struct cli_spec damos_cli;
 extern const struct cli_spec mdwe_cli;
+extern const struct cli_spec compare_cli;
 
 int cmd_help(int argc, char **argv);
 int cmd_capdump(int argc, char **argv);
@@ -44,6 +46,8 @@ int cmd_hwnoise(int argc, char **argv);
 int cmd_parport(int argc, char **argv);
 int cmd_features(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
+int cmd_damos(int argc, char **argv);
 int cmd_mdwe(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

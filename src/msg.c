@@ -79,3 +79,19 @@ void debug_msg(const char *fmt, ...)
 	msg_vprint("debug: ", fmt, ap);
 	va_end(ap);
 }
+
+void note_append(char *note, size_t size, const char *fmt, ...)
+{
+	size_t off = strlen(note);
+	va_list ap;
+
+	if (off && off + 2 < size) {
+		strcpy(note + off, "; ");
+		off += 2;
+	}
+	if (off >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(note + off, size - off, fmt, ap);
+	va_end(ap);
+}

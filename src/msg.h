@@ -9,9 +9,12 @@
 #define RTLA_MSG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Prefix for every message ("capdump: ..."); NULL or "" prints none. */
 void msg_set_prefix(const char *prefix);
+/* Append the formatted text to NOTE (SIZE bytes), after "; " when it holds some already. */
+void note_append(char *note, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void msg_set_debug(bool on);
 bool msg_debug_enabled(void);
 

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include "parse.h"
 #include "procscan.h"
 #include "sysroot.h"
+#include "usernames.h"
 
 /* Large enough for the Cap lines even with a long Mems_allowed on big NUMA machines. */
 #define STATUS_MAX	8192
@@ -100,37 +100,13 @@ struct proc_rec {
 	char note[CAPDUMP_NOTE_MAX];
 };
 
-struct user_entry {
-	uid_t uid;
-	char *name;
-};
-
 struct proc_scan {
 	struct capdump_ctx *ctx;
 	int procfd;		/* /proc under the root: every read is relative to it */
 	struct out_table *t;
 	size_t rows;		/* added to t */
-	struct user_entry *users;
-	size_t nr_users, cap_users;
-	bool passwd_loaded;
+	struct usernames users;
 };
-
-static void note_add(struct proc_rec *rec, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void note_add(struct proc_rec *rec, const char *fmt, ...)
-{
-	size_t off = strlen(rec->note);
-	va_list ap;
-
-	if (off && off + 2 < sizeof(rec->note)) {
-		strcpy(rec->note + off, "; ");
-		off += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(rec->note + off, sizeof(rec->note) - off, fmt, ap);
-	va_end(ap);
-}
 
 int capdump_capget(pid_t pid, uint64_t *set)
 {
@@ -216,7 +192,7 @@ static void crosscheck(struct proc_scan *ps, struct proc_rec *rec)
 			break;
 		rec->st = again;
 	}
-	note_add(rec, "%s", note);
+	note_append(rec->note, sizeof(rec->note), "%s", note);
 	warn_msg("PID %d: %s", (int)rec->pid, note);
 	rec->force = true;
 }
@@ -230,7 +206,7 @@ static int read_unreadable(struct proc_scan *ps, struct proc_rec *rec, int err)
 	int ret;
 
 	rec->force = true;
-	note_add(rec, "status: %s", strerror(-err));
+	note_append(rec->note, sizeof(rec->note), "status: %s", strerror(-err));
 	snprintf(rel, sizeof(rel), "%d", (int)rec->pid);
 	if (fstatat(ps->procfd, rel, &sb, 0) == 0) {
 		rec->st.uid = sb.st_uid;	/* /proc/PID belongs to the effective UID */
@@ -248,7 +224,7 @@ static int read_unreadable(struct proc_scan *ps, struct proc_rec *rec, int err)
 	for (int s = CAPDUMP_INH; s <= CAPDUMP_EFF; s++)
 		rec->st.set[s] = cg[s];
 	rec->st.has_set = 1u << CAPDUMP_INH | 1u << CAPDUMP_PRM | 1u << CAPDUMP_EFF;
-	note_add(rec, "inheritable, permitted, effective from capget");
+	note_append(rec->note, sizeof(rec->note), "inheritable, permitted, effective from capget");
 	return 0;
 }
 
@@ -272,14 +248,14 @@ static int read_proc(struct proc_scan *ps, pid_t pid, struct proc_rec *rec)
 	rec->has_status = true;
 	for (int s = 0; s < CAPDUMP_NR_SETS; s++) {
 		if (rec->st.bad_set & (1u << s))
-			note_add(rec, "bad %s line", line[s]);
+			note_append(rec->note, sizeof(rec->note), "bad %s line", line[s]);
 		else if (!(rec->st.has_set & (1u << s)))
-			note_add(rec, "no %s line", line[s]);
+			note_append(rec->note, sizeof(rec->note), "no %s line", line[s]);
 	}
 	if (rec->st.bad_set || !rec->st.has_set)
 		rec->force = true;
 	if (rec->st.state == 'Z')
-		note_add(rec, "zombie");
+		note_append(rec->note, sizeof(rec->note), "zombie");
 	if (ps->ctx->live)
 		crosscheck(ps, rec);
 	return 0;
@@ -291,65 +267,6 @@ static bool is_kthread(const struct proc_rec *rec)
 		return rec->st.kthread;
 	/* older kernels have no Kthread line: kthreadd and its children */
 	return rec->pid == 2 || (rec->st.has_ppid && rec->st.ppid == 2);
-}
-
-static int user_add(struct proc_scan *ps, uid_t uid, const char *name)
-{
-	struct user_entry *e;
-
-	if (ps->nr_users == ps->cap_users) {
-		size_t ncap = ps->cap_users ? ps->cap_users * 2 : 16;
-
-		e = realloc(ps->users, ncap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		ps->users = e;
-		ps->cap_users = ncap;
-	}
-	e = &ps->users[ps->nr_users];
-	e->uid = uid;
-	e->name = strdup(name);
-	if (!e->name)
-		return -ENOMEM;
-	ps->nr_users++;
-	return 0;
-}
-
-/*
- * A captured tree names its users in its own etc/passwd, when it has one;
- * the local user database would name them wrongly.
- */
-static void load_sysroot_passwd(struct proc_scan *ps)
-{
-	FILE *f = sysroot_fopen("/etc/passwd", "r");
-	struct passwd *pw;
-
-	ps->passwd_loaded = true;
-	if (!f)
-		return;
-	while ((pw = fgetpwent(f)))
-		if (user_add(ps, pw->pw_uid, pw->pw_name))
-			break;
-	fclose(f);
-}
-
-static const char *user_name(struct proc_scan *ps, uid_t uid, char *buf, size_t len)
-{
-	struct passwd *pw;
-
-	if (!ps->ctx->live && !ps->passwd_loaded)
-		load_sysroot_passwd(ps);
-	for (size_t i = 0; i < ps->nr_users; i++)
-		if (ps->users[i].uid == uid)
-			return ps->users[i].name;
-	snprintf(buf, len, "%u", (unsigned)uid);
-	if (ps->ctx->live) {
-		pw = getpwuid(uid);
-		if (pw && !user_add(ps, uid, pw->pw_name))
-			return pw->pw_name;
-		user_add(ps, uid, buf);
-	}
-	return buf;
 }
 
 static void set_cmdline(struct proc_scan *ps, struct out_row *r, pid_t pid)
@@ -392,7 +309,7 @@ static void add_row(struct proc_scan *ps, const struct proc_rec *rec, const char
 	if (st->has_uid) {
 		out_set_u64(r, COL_UID, st->uid);
 		if (out_column_shown(t, COL_USER))
-			out_set_str(r, COL_USER, user_name(ps, st->uid, buf, sizeof(buf)));
+			out_set_str(r, COL_USER, usernames_get(&ps->users, st->uid, buf, sizeof(buf)));
 	}
 	if (st->name[0] && is_kthread(rec))
 		out_set_fmt(r, COL_COMMAND, "[%s]", st->name);
@@ -449,9 +366,9 @@ static void show(struct proc_scan *ps, struct proc_rec *rec, const struct proc_r
 	if (o->diff && rec->st.has_ppid && rec->st.ppid > 0) {
 		has_g = gained(rec, parent, &g);
 		if (!parent)
-			note_add(rec, "parent %d not found", (int)rec->st.ppid);
+			note_append(rec->note, sizeof(rec->note), "parent %d not found", (int)rec->st.ppid);
 		else if (!has_eff(parent))
-			note_add(rec, "effective set of parent %d unknown", (int)rec->st.ppid);
+			note_append(rec->note, sizeof(rec->note), "effective set of parent %d unknown", (int)rec->st.ppid);
 	}
 	if (o->diff)
 		shown = has_g && g;
@@ -600,8 +517,6 @@ int capdump_procs(struct capdump_ctx *ctx)
 		status = EXIT_ERROR;	/* the --json-file, reported */
 out_free_table:
 	out_table_free(ps.t);
-	for (size_t i = 0; i < ps.nr_users; i++)
-		free(ps.users[i].name);
-	free(ps.users);
+	usernames_free(&ps.users);
 	return status;
 }

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 #include "parse.h"
 #include "procscan.h"
 #include "sysroot.h"
+#include "usernames.h"
 
 enum {
 	OPT_ALL = CLI_LONG,
@@ -167,11 +167,6 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 	return 0;
 }
 
-struct user_entry {
-	uid_t uid;
-	char *name;
-};
-
 struct audit {
 	struct audit_opts *opt;
 	struct out_table *t;
@@ -185,53 +180,10 @@ struct audit {
 	/* a reusable buffer for maps text */
 	char *buf;
 	size_t buf_len;
-	struct user_entry *users;
-	size_t nr_users;
-	bool passwd_loaded;
+	struct usernames users;
 	size_t unreadable_maps;
 	struct proc_info *pi;	/* the one being read: too big for the stack */
 };
-
-static const char *user_add(struct audit *a, uid_t uid, const char *name)
-{
-	struct user_entry *e = realloc(a->users, (a->nr_users + 1) * sizeof(*e));
-
-	if (!e)
-		return NULL;
-	a->users = e;
-	e = &a->users[a->nr_users];
-	e->uid = uid;
-	e->name = strdup(name);
-	if (!e->name)
-		return NULL;
-	a->nr_users++;
-	return e->name;
-}
-
-/* A captured tree names its users in its own etc/passwd, when it has one. */
-static const char *user_name(struct audit *a, uid_t uid, char *buf, size_t len)
-{
-	struct passwd *pw;
-	const char *name;
-
-	if (!sysroot_is_live() && !a->passwd_loaded) {
-		FILE *f = sysroot_fopen("/etc/passwd", "r");
-
-		a->passwd_loaded = true;
-		while (f && (pw = fgetpwent(f)))
-			if (!user_add(a, pw->pw_uid, pw->pw_name))
-				break;
-		if (f)
-			fclose(f);
-	}
-	for (size_t i = 0; i < a->nr_users; i++)
-		if (a->users[i].uid == uid)
-			return a->users[i].name;
-	snprintf(buf, len, "%u", (unsigned)uid);
-	pw = sysroot_is_live() ? getpwuid(uid) : NULL;
-	name = user_add(a, uid, pw ? pw->pw_name : buf);
-	return name ? name : buf;
-}
 
 /* Read PID/FILE under /proc into a->buf, NUL-terminated: its length or -errno. */
 static ssize_t read_pid_file(struct audit *a, pid_t pid, const char *file)
@@ -287,23 +239,6 @@ struct proc_info {
 	char note[512];
 };
 
-static void note_add(struct proc_info *pi, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void note_add(struct proc_info *pi, const char *fmt, ...)
-{
-	size_t off = strlen(pi->note);
-	va_list ap;
-
-	if (off && off + 2 < sizeof(pi->note)) {
-		strcpy(pi->note + off, "; ");
-		off += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(pi->note + off, sizeof(pi->note) - off, fmt, ap);
-	va_end(ap);
-}
-
 /* Read /proc/PID/status: -ENOENT when the process is gone. */
 static int read_status(struct audit *a, struct proc_info *pi)
 {
@@ -313,7 +248,7 @@ static int read_status(struct audit *a, struct proc_info *pi)
 		return -ENOENT;
 	if (n < 0) {
 		mdwe_status_parse("", &pi->st);
-		note_add(pi, "status: %s", strerror(-n));
+		note_append(pi->note, sizeof(pi->note), "status: %s", strerror(-n));
 	} else {
 		mdwe_status_parse(a->buf, &pi->st);
 	}
@@ -329,9 +264,9 @@ static bool read_maps(struct audit *a, struct proc_info *pi)
 		return true;
 	if (n >= 0) {
 		pi->bad_maps = true;	/* a kernel or a capture we do not understand */
-		note_add(pi, "maps: line %u does not parse", pi->wx.lines + 1);
+		note_append(pi->note, sizeof(pi->note), "maps: line %u does not parse", pi->wx.lines + 1);
 	} else {
-		note_add(pi, "maps: %s", strerror(-n));
+		note_append(pi->note, sizeof(pi->note), "maps: %s", strerror(-n));
 		a->unreadable_maps++;
 	}
 	return false;
@@ -354,7 +289,7 @@ static int gather_slow(struct audit *a, struct proc_info *pi)
 		pi->flags = mdwe_ptrace_read(pi->pid, &po, why, sizeof(why));
 		pi->mdwe_known = pi->flags >= 0;
 		if (!pi->mdwe_known)
-			note_add(pi, "%s", why);
+			note_append(pi->note, sizeof(pi->note), "%s", why);
 	} else if (a->no_mdwe) {
 		pi->mdwe_known = true;
 	} else if (a->flags_known) {
@@ -364,7 +299,7 @@ static int gather_slow(struct audit *a, struct proc_info *pi)
 			pi->mdwe_known = true;
 			pi->flags = tf->flags;
 		} else {
-			note_add(pi, "not seen by the BPF pass");
+			note_append(pi->note, sizeof(pi->note), "not seen by the BPF pass");
 		}
 	}
 	/* a kernel thread has no mappings */
@@ -403,7 +338,7 @@ static void add_row(struct audit *a, const struct proc_info *pi, const char *rea
 	if (st->ppid >= 0)
 		out_set_u64(r, COL_PPID, st->ppid);
 	if (st->uid >= 0 && out_column_shown(a->t, COL_USER))
-		out_set_str(r, COL_USER, user_name(a, st->uid, buf, sizeof(buf)));
+		out_set_str(r, COL_USER, usernames_get(&a->users, st->uid, buf, sizeof(buf)));
 	if (st->name[0])
 		out_set_fmt(r, COL_COMMAND, pi->kthread ? "[%s]" : "%s", st->name);
 	if (st->state)
@@ -494,7 +429,7 @@ static int audit_pid(struct audit *a, pid_t pid, bool named)
 		}
 	}
 	if (pi->st.state == 'Z')
-		note_add(pi, "zombie");
+		note_append(pi->note, sizeof(pi->note), "zombie");
 	add_row(a, pi, reason);
 	return 0;
 }
@@ -594,9 +529,7 @@ out_close:
 out_free:
 	out_table_free(a.t);
 	mdwe_flags_free(&a.flags);
-	for (size_t i = 0; i < a.nr_users; i++)
-		free(a.users[i].name);
-	free(a.users);
+	usernames_free(&a.users);
 	free(a.buf);
 	free(a.pi);
 	return status;

@@ -20,6 +20,7 @@
 #include "actions.h"
 #include "cli.h"
 #include "commands.h"
+#include "cpuspec.h"
 #include "msg.h"
 #include "osnoise.h"
 #include "parse.h"
@@ -38,6 +39,7 @@ static void hwnoise_hist_usage(FILE *f);
 enum {
 	OPT_TRIGGER = CLI_LONG, OPT_FILTER, OPT_WARMUP, OPT_BUFFER, OPT_ON_THRESHOLD, OPT_ON_END,
 	OPT_BACKEND, OPT_UNATTRIBUTED, OPT_JSON_FILE, OPT_NO_HEADER, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS,
+	OPT_FAIL_IF, OPT_JUNIT, OPT_PROMETHEUS,
 };
 
 /* Upstream's rows from -a to --trigger (7.1 help lines, in its order). */
@@ -100,6 +102,16 @@ enum {
 	CLI_VALUE(OPT_JSON_FILE, "json-file", "FILE", \
 		  "also write the run record as JSON to FILE (- for stdout)", \
 		  .flags = CLI_FILE, .complete = CLI_COMP_FILE), \
+	CLI_VALUE(OPT_FAIL_IF, "fail-if", "EXPR", \
+		  "fail the run (exit 2) on every CPU where EXPR holds, checked at the end:\n" \
+		  "\t\tMETRIC OP VALUE, e.g. max_single_us>20, cpu_available_pct<99.99,\n" \
+		  "\t\tp99_us>5 (hist), hw_count>0; multiple are allowed"), \
+	CLI_VALUE(OPT_JUNIT, "junit", "FILE", \
+		  "write the gate as JUnit XML to FILE: a testcase per cpu and criterion", \
+		  .complete = CLI_COMP_FILE), \
+	CLI_VALUE(OPT_PROMETHEUS, "prometheus", "FILE", \
+		  "write the per-cpu figures as Prometheus text to FILE (node_exporter's\n" \
+		  "\t\ttextfile collector), replaced whole", .complete = CLI_COMP_FILE), \
 	CLI_OPT_VERSION("print the version")
 
 /* osnoise top and hwnoise */
@@ -268,8 +280,20 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 		return 0;
 	case 'c':
 		*what = "Invalid -c cpu list";
+		if (cpuspec_parse(optarg, p->nr_cpus, &p->cpus, err))
+			return -EINVAL;
 		p->cpus_str = optarg;
-		return parse_cpu_list(optarg, p->nr_cpus, &p->cpus, err);
+		if (cpuspec_is_keyword(optarg)) {
+			/* the kernel's osnoise/cpus takes a list, not our words */
+			char list[1024];
+
+			free(p->cpus_kw);
+			p->cpus_kw = strdup(cpu_list_format(&p->cpus, p->nr_cpus, list, sizeof(list)));
+			if (!p->cpus_kw)
+				return -ENOMEM;
+			p->cpus_str = p->cpus_kw;
+		}
+		return 0;
 	case 'C':
 		p->cgroup = true;
 		p->cgroup_name = optarg;
@@ -287,7 +311,7 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 	case 'H':
 		*what = "Invalid -H house keeping cpu list";
 		p->hk_given = true;
-		return parse_cpu_list(optarg, p->nr_cpus, &p->hk, err);
+		return cpuspec_parse(optarg, p->nr_cpus, &p->hk, err) ? -EINVAL : 0;
 	case 'p':
 		*what = "Invalid -p period";
 		if (parse_us(optarg, LLONG_MAX, &v, err))
@@ -408,6 +432,15 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 	case OPT_JSON_FILE:
 		p->json_file = optarg;
 		return 0;
+	case OPT_FAIL_IF:
+		*what = "Invalid --fail-if";
+		return gate_parse(&p->criteria, optarg, err);
+	case OPT_JUNIT:
+		p->junit_file = optarg;
+		return 0;
+	case OPT_PROMETHEUS:
+		p->prometheus_file = optarg;
+		return 0;
 	default:
 		return 0;
 	}
@@ -431,6 +464,10 @@ static int check_params(const struct noise_tool *tool, struct noise_params *p,
 	}
 	p->runtime_us = runtime;
 	p->period_us = period;
+	if (gate_check_tool(&p->criteria, tool->add_sample != NULL, tool->os_columns, err)) {
+		*what = "Invalid --fail-if";
+		return -EINVAL;
+	}
 	if (p->no_index && !p->with_zeros) {
 		*what = "no-index set and with-zeros not set - it does not make sense";
 		return -EINVAL;
@@ -507,4 +544,7 @@ void noise_params_free(struct noise_params *p)
 	p->events = NULL;
 	actions_free(&p->threshold_actions);
 	actions_free(&p->end_actions);
+	gate_criteria_free(&p->criteria);
+	free(p->cpus_kw);
+	p->cpus_kw = NULL;
 }

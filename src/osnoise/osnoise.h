@@ -24,6 +24,7 @@
 
 #include "cli.h"
 #include "parse.h"
+#include "osnoise/gate.h"
 
 enum noise_backend_kind {
 	BACKEND_AUTO,
@@ -74,6 +75,7 @@ struct noise_params {
 	long long threshold_us;		/* -T: 0 lets the kernel choose (1 us) */
 
 	const char *cpus_str;		/* -c as given, written to osnoise/cpus */
+	char *cpus_kw;			/* -c WORD (cpuspec.h): its list, for osnoise/cpus */
 	cpu_set_t cpus;			/* measured CPUs (all when -c absent) */
 	bool hk_given;			/* -H */
 	cpu_set_t hk;
@@ -93,6 +95,9 @@ struct noise_params {
 	bool unattributed;		/* --unattributed: a sampler without trace events */
 	bool json_stdout;		/* -J: the record on stdout, no tables */
 	const char *json_file;		/* --json-file FILE, "-" for stdout */
+	struct gate_criteria criteria;	/* --fail-if, checked at the end */
+	const char *junit_file;		/* --junit FILE */
+	const char *prometheus_file;	/* --prometheus FILE */
 
 	/* hist only */
 	long long bucket_us;		/* -b: bucket width */
@@ -222,6 +227,8 @@ struct noise_run {
 	/* the tool's sink: one of them */
 	struct noise_cpu *cpu;		/* top: params->nr_cpus entries */
 	struct noise_hist *hist;	/* hist */
+	/* hist with a gate or its outputs: the period totals top would show */
+	struct noise_cpu *totals;
 
 	unsigned *periods;		/* completed periods by CPU (params->nr_cpus) */
 	uint64_t processed_events;
@@ -241,6 +248,7 @@ struct noise_run {
 	volatile sig_atomic_t stop_requested;	/* signals received */
 	const char *note;		/* a line the backend prints before the table */
 	const char *degraded;		/* why the figures mean less than they say, or NULL */
+	struct gate_verdict *gate;	/* the --fail-if verdict, once evaluated */
 };
 
 /*

@@ -33,8 +33,11 @@ void noise_top_sink_free(struct noise_run *run)
 
 void noise_top_add_period(struct noise_run *run, const struct noise_period *p)
 {
-	struct noise_cpu *c = &run->cpu[p->cpu];
+	noise_cpu_fold(&run->cpu[p->cpu], p);
+}
 
+void noise_cpu_fold(struct noise_cpu *c, const struct noise_period *p)
+{
 	c->periods++;
 	c->sum_runtime += p->runtime;
 	c->sum_noise += p->noise;
@@ -240,6 +243,54 @@ static void json_hit(struct json *j, const struct noise_hit *h, const struct act
 	json_object_end(j);
 }
 
+static void json_limit(struct json *j, const char *key, enum gate_metric m, bool have, double v)
+{
+	char buf[32];
+
+	gate_value_str(m, have, v, buf, sizeof(buf));
+	if (have)
+		json_raw(j, key, buf);
+	else
+		json_null(j, key);
+}
+
+/* --fail-if: the criteria, and every CPU and criterion that failed, with the values */
+static void json_gate(struct json *j, const struct noise_run *run)
+{
+	const struct gate_criteria *c = &run->params->criteria;
+	const struct gate_verdict *v = run->gate;
+
+	if (!c->len || !v) {
+		json_null(j, "gate");
+		return;
+	}
+	json_object_begin(j, "gate");
+	json_array_begin(j, "criteria");
+	for (int i = 0; i < c->len; i++)
+		json_str(j, NULL, c->items[i].text);
+	json_array_end(j);
+	json_i64(j, "cpus_passed", v->nr_cpus - v->nr_cpus_failed);
+	json_i64(j, "cpus_failed", v->nr_cpus_failed);
+	json_array_begin(j, "failures");
+	for (int i = 0; i < v->nr_results; i++) {
+		const struct gate_result *r = &v->results[i];
+		const struct gate_criterion *cr = &c->items[r->criterion];
+
+		if (!r->failed)
+			continue;
+		json_object_begin(j, NULL);
+		json_i64(j, "cpu", r->cpu);
+		json_str(j, "metric", gate_metrics[cr->metric].name);
+		json_str(j, "op", gate_op_str(cr->op));
+		json_limit(j, "value", cr->metric, r->have, r->value);
+		json_limit(j, "limit", cr->metric, true, cr->limit);
+		json_str(j, "criterion", cr->text);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
 void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 {
 	const struct noise_params *p = run->params;
@@ -248,7 +299,8 @@ void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 	json_init(&j, f);
 	json_record_begin(&j, NOISE_SCHEMA_VERSION);
 	json_double(&j, "duration_s", elapsed_s, 3);
-	json_str(&j, "verdict", run->stop_hit ? "stopped" :
+	json_str(&j, "verdict", run->gate && run->gate->first_failed >= 0 ? "failed" :
+				run->stop_hit ? "stopped" :
 				run->interrupted ? "interrupted" : "passed");
 	if (p->duration_s)
 		json_i64(&j, "requested_duration_s", p->duration_s);
@@ -286,5 +338,6 @@ void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
 		json_outcome(&j, "end_actions", &run->end_actions, &p->end_actions);
 	else
 		json_null(&j, "end_actions");
+	json_gate(&j, run);
 	json_object_end(&j);
 }

@@ -16,6 +16,8 @@ struct json;
 int noise_top_sink_new(struct noise_run *run);
 void noise_top_add_period(struct noise_run *run, const struct noise_period *p);
 void noise_top_sink_free(struct noise_run *run);
+/* Fold one period into a CPU's totals. */
+void noise_cpu_fold(struct noise_cpu *c, const struct noise_period *p);
 
 /* The header, one row per measured CPU with runtime, the missed-events line. */
 void noise_table_print(FILE *f, const struct noise_run *run, time_t now);

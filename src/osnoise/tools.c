@@ -79,6 +79,8 @@ void noise_run_add_period(struct noise_run *run, const struct noise_period *p)
 		run->periods[p->cpu]++;
 	if (run->tool->add_period)
 		run->tool->add_period(run, p);
+	if (run->totals)
+		noise_cpu_fold(&run->totals[p->cpu], p);
 }
 
 void noise_run_add_sample(struct noise_run *run, int cpu, uint64_t ns)

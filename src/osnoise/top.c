@@ -298,10 +298,10 @@ static struct noise_hit *record_hit(struct noise_run *run, const struct timespec
 }
 
 /*
- * -d is a number of periods as well: the periods that fit in it. The last
- * of them ends a little after -d (each period runs late by the time its
- * thread takes to wake), so at the deadline the run waits for every
- * measured CPU to complete them, for at most one more period.
+ * For top, -d is a number of periods as well: the periods that fit in it.
+ * The last of them ends a little after -d (each period runs late by the
+ * time its thread takes to wake), so at the deadline the run waits for
+ * every measured CPU to complete them, for at most one more period.
  */
 static void finish_periods(struct noise_run *run, const struct timespec *t0)
 {
@@ -310,7 +310,8 @@ static void finish_periods(struct noise_run *run, const struct timespec *t0)
 	unsigned due = period_s > 0 ? (unsigned)(p->duration_s / period_s) : 0;
 	struct pollfd wake = { .fd = wake_fds[0], .events = POLLIN };
 
-	if (!p->duration_s || !run->periods)
+	/* hist shows samples, not periods: its -d is a time, as upstream's */
+	if (!p->duration_s || !run->periods || run->want_samples)
 		return;
 	while (!run->stop_requested && seconds_since(t0) < limit) {
 		bool missing = false;
@@ -319,7 +320,7 @@ static void finish_periods(struct noise_run *run, const struct timespec *t0)
 			missing = CPU_ISSET(cpu, &p->cpus) && run->periods[cpu] < due;
 		if (!missing)
 			return;
-		poll(&wake, 1, 20);
+		poll(&wake, 1, 100);	/* each collect costs a drain: not too often */
 		run->backend->collect(run);
 	}
 }
@@ -354,8 +355,59 @@ static void main_loop(struct noise_run *run, struct tui *tui, const struct times
 	b->collect(run);
 }
 
+/*
+ * The files the gate writes at the end are replaced through NAME.tmp in
+ * their directory: find out now that it cannot be written, not after the run.
+ */
+static int check_output_dir(const char *option, const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path), path);
+	if (access(dir, W_OK | X_OK)) {
+		err_msg("%s: %s: cannot write in %s: %s", option, path, dir, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* --fail-if, --junit, --prometheus: the verdict, its summary line and the files. */
+static int finish_gate(struct noise_run *run, struct gate_verdict *v, double elapsed)
+{
+	const struct noise_params *p = run->params;
+	char line[256];
+	int ret;
+
+	if (gate_evaluate(run, &p->criteria, v)) {
+		err_msg("out of memory");
+		return -ENOMEM;
+	}
+	run->gate = v;
+	if (p->criteria.len) {
+		gate_summary(&p->criteria, v, line, sizeof(line));
+		err_msg("%s", line);
+	}
+	if (p->junit_file &&
+	    (ret = gate_write_junit(run, &p->criteria, v, elapsed, p->junit_file))) {
+		err_msg("--junit: %s: %s", p->junit_file, strerror(-ret));
+		return ret;
+	}
+	if (p->prometheus_file &&
+	    (ret = gate_write_prometheus(run, &p->criteria, v, p->prometheus_file))) {
+		err_msg("--prometheus: %s: %s", p->prometheus_file, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
 int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 {
+	struct gate_verdict verdict = { .first_failed = -1 };
+	bool gate = p->criteria.len || p->junit_file || p->prometheus_file;
 	struct noise_run run = { .tool = tool, .params = p, .stop_cpu = -1, .stop_value_us = -1,
 				 .want_samples = tool->add_sample != NULL };
 	struct tui *tui = NULL;
@@ -380,8 +432,14 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 			goto out_json;
 		}
 	}
+	if ((p->junit_file && check_output_dir("--junit", p->junit_file)) ||
+	    (p->prometheus_file && check_output_dir("--prometheus", p->prometheus_file)))
+		goto out_json;
 	run.periods = calloc(p->nr_cpus, sizeof(*run.periods));
-	if (!run.periods || tool->sink_new(&run)) {
+	/* hist keeps samples; a gate on it also wants the period totals */
+	if (gate && tool->add_sample)
+		run.totals = calloc(p->nr_cpus, sizeof(*run.totals));
+	if (!run.periods || (gate && tool->add_sample && !run.totals) || tool->sink_new(&run)) {
 		err_msg("out of memory");
 		goto out_json;
 	}
@@ -416,6 +474,10 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	/* a signal (or a reader gone) before -d: a gate must not read it as a pass */
 	run.interrupted = !run.stop_hit && run.stop_requested && p->duration_s &&
 			  elapsed < p->duration_s;
+	if (gate && finish_gate(&run, &verdict, elapsed))
+		status = EXIT_ERROR;
+	else if (verdict.first_failed >= 0)
+		status = EXIT_STOPPED;
 	if (!write_records(&run, record, json, elapsed))
 		status = EXIT_ERROR;
 	json = record = NULL;
@@ -426,8 +488,10 @@ out_teardown:
 	run.backend->teardown(&run);
 	tool->sink_free(&run);
 	free(run.hits);
+	gate_verdict_free(&verdict);
 out_json:
 	free(run.periods);
+	free(run.totals);
 	if (json && json != stdout)
 		fclose(json);
 	if (record)

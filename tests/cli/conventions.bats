@@ -15,7 +15,9 @@ declare -gA QUICK=(
 	[parport]="--ports"
 	[features]="-g caps,memfd"
 	[capture]="--dry-run -x /proc /tmp/rtla-conventions-capture"
+	[damos]="--sysroot $BATS_TEST_DIRNAME/../fixtures/damos/vm-6.12"
 	[mdwe]="1"
+	[compare]="$BATS_TEST_DIRNAME/../fixtures/gates/base.json $BATS_TEST_DIRNAME/../fixtures/gates/base.json"
 	[help]=""
 )
 # Commands with no JSON record (help prints text only).
@@ -201,8 +203,8 @@ if "verdict" in doc:
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, mdwe, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, parport, features, capture, mdwe, help)
+		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
 		timerlat|rtla: unknown command: 'timerlat' (commands:
 		frobnicate|rtla: unknown command: 'frobnicate' (commands:
 		hwnose|rtla: unknown command: 'hwnose' (did you mean 'hwnoise'?)

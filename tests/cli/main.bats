@@ -4,7 +4,7 @@
 load helper
 bats_require_minimum_version 1.5.0
 
-COMMANDS="osnoise, hwnoise, dhry, capdump, parport, features, capture, mdwe, help"
+COMMANDS="osnoise, hwnoise, dhry, capdump, mdwe, parport, damos, features, capture, compare, help"
 
 setup() {
 	tmp=$(mktemp -d)

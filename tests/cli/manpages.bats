@@ -37,7 +37,7 @@ install_into() {
 	export MANPATH=$tmp/root/usr/share/man
 	local name path missing=()
 	for name in rtla osnoise hwnoise rtla-osnoise rtla-osnoise-top rtla-osnoise-hist rtla-hwnoise \
-		rtla-dhry rtla-capdump rtla-parport rtla-features rtla-capture; do
+		rtla-dhry rtla-capdump rtla-mdwe rtla-parport rtla-damos rtla-features rtla-capture rtla-compare; do
 		path=$(man -w "$name" 2>&1) || { missing+=("$name: $path"); continue; }
 		[[ $path == "$MANPATH"/man1/* ]] || missing+=("$name: found $path, outside DESTDIR")
 	done
@@ -168,6 +168,13 @@ check_help_in_page() {
 		check_help_in_page "rtla-$cmd" "$cmd" || failed=1
 	done
 	[ "$failed" -eq 0 ]
+}
+
+@test "every option of rtla damos and its verbs' --help is in rtla-damos.rst" {
+	for verb in "" show start stop filter commit; do
+		# shellcheck disable=SC2086
+		check_help_in_page rtla-damos damos $verb
+	done
 }
 
 @test "every option of rtla mdwe, mdwe selftest and mdwe run --help is in rtla-mdwe.rst" {

@@ -26,8 +26,8 @@
 #   --keep          keep the temporary folder (initramfs, serial logs)
 #
 # Environment: RTLA_VM_CACHE (download cache, default /var/cache/rtla-vm),
-# RTLA_VM_TIMEOUT (seconds a guest may run, default 480),
-# RTLA_VM_FILE_TIMEOUT (seconds a test file may run, default 240),
+# RTLA_VM_TIMEOUT (seconds a guest may run, default 900),
+# RTLA_VM_FILE_TIMEOUT (seconds a test file may run, default 300),
 # RTLA_VM_JOBS (guests run at once, default the number of CPUs, at most 4).
 set -euo pipefail
 
@@ -51,8 +51,8 @@ while (($#)); do
 	esac
 done
 
-guest_timeout=${RTLA_VM_TIMEOUT:-480}
-file_timeout=${RTLA_VM_FILE_TIMEOUT:-240}
+guest_timeout=${RTLA_VM_TIMEOUT:-900}
+file_timeout=${RTLA_VM_FILE_TIMEOUT:-300}
 [[ $guest_timeout =~ ^[0-9]+$ && $guest_timeout -ge 30 ]] || vm_die "RTLA_VM_TIMEOUT must be a number of seconds, at least 30"
 [[ $file_timeout =~ ^[0-9]+$ && $file_timeout -ge 1 ]] || vm_die "RTLA_VM_FILE_TIMEOUT must be a number of seconds"
 
@@ -115,13 +115,16 @@ jobs=${RTLA_VM_JOBS:-$(nproc)}
 ((jobs <= 4)) || jobs=4
 
 # How long each file ran last time, from $VM_CACHE/times ("KERNEL FILE
-# SECONDS" lines, FILE as all/F or KERNEL/F), kept up to date by each run.
+# SECONDS" lines, FILE as all/F or KERNEL/F), kept up to date by each run;
+# on a cold cache, from times.seed beside this script (a run on a 2-core
+# machine), so that the first run's shards are balanced too.
 declare -A file_time=() new_time=()
-if [[ -f $VM_CACHE/times ]]; then
+for times in "$HERE/times.seed" "$VM_CACHE/times"; do
+	[[ -f $times ]] || continue
 	while read -r k f t; do
 		if [[ ${t:-} =~ ^[0-9]+\.[0-9]$ ]]; then file_time["$k $f"]=$t; fi
-	done <"$VM_CACHE/times"
-fi
+	done <"$times"
+done
 
 # The weight of test file $3 (a path) of kernel $1, from folder $2, in tenths
 # of a second: its last run time, or else 5 s for each of its tests.
@@ -362,6 +365,8 @@ build_initramfs() {
 	for f in "$HERE"/guest-lib/*; do
 		if [[ -f $f ]]; then cp "$f" "$ROOT/vm/lib/"; fi
 	done
+	# the shell gate of rtla-hwnoise(1), which a guest test runs as the page has it
+	"$HERE/../fixtures/gates/man-example.sh" shell >"$ROOT/vm/lib/gate.sh"
 	for k in "${!tests[@]}"; do
 		[[ $k != arm64 ]] || continue    # the arm64 guest has an initramfs of its own
 		while read -r f; do

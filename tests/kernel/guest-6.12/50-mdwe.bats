@@ -25,7 +25,7 @@ teardown() {
 	[ "${lines[-1]}" = "33 checks: 33 passed, 0 failed, 0 skipped" ]
 }
 
-@test "audit: none, REFUSE, REFUSE|NO_INHERIT and a zombie read right through BPF" {
+@test "audit: none, REFUSE, REFUSE|NO_INHERIT and a zombie read right through BPF and ptrace" {
 	sleep 60 &
 	p_none=$!
 	"$RTLA" mdwe run -- sleep 61 &
@@ -60,4 +60,14 @@ teardown() {
 	grep -qx "$p_noinh +no-inherit" /tmp/audit
 	! grep -q "^$p_none " /tmp/audit
 	[ ! -s /tmp/err ]
+	# the ptrace reader agrees, and the sleepers sleep on
+	"$RTLA" mdwe --raw -n -o PID,MDWE_FLAGS "$p_none" "$p_refuse" "$p_noinh" >/tmp/bpf
+	"$RTLA" mdwe --method ptrace --raw -n -o PID,MDWE_FLAGS "$p_none" "$p_refuse" "$p_noinh" \
+		>/tmp/ptrace 2>/tmp/err
+	cat /tmp/bpf /tmp/ptrace /tmp/err
+	diff /tmp/bpf /tmp/ptrace
+	[ ! -s /tmp/err ]
+	for p in "$p_none" "$p_refuse" "$p_noinh"; do
+		[ "$(awk '{ print $3 }' "/proc/$p/stat")" = S ]
+	done
 }

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cpuspec - CPU lists and the words for the machine's own CPU sets.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cpuspec.h"
+#include "parse.h"
+#include "sysroot.h"
+
+#define CPU_DIR "/sys/devices/system/cpu/"
+
+static const char *const keywords[] = { "online", "isolated", "nohz_full", "housekeeping" };
+
+bool cpuspec_is_keyword(const char *s)
+{
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (!strcmp(s, keywords[i]))
+			return true;
+	return false;
+}
+
+/*
+ * One of the kernel's CPU list files. An empty file is an empty set, and so
+ * is "(null)", which nohz_full shows on kernels booted without it. A file
+ * that does not exist is an empty set too for isolated and nohz_full (a
+ * kernel without NO_HZ_FULL has no nohz_full file), not for online.
+ */
+static int read_set(const char *name, cpu_set_t *set, bool required, char *err)
+{
+	char path[128], buf[4096];
+	int ret;
+
+	CPU_ZERO(set);
+	snprintf(path, sizeof(path), CPU_DIR "%s", name);
+	ret = sysroot_read(path, buf, sizeof(buf));
+	if (ret == -ENOENT && !required)
+		return 0;
+	if (ret < 0) {
+		snprintf(err, PARSE_ERR_MAX, "cannot read %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (!buf[0] || !strcmp(buf, "(null)"))
+		return 0;
+	if (parse_cpu_list(buf, CPU_SETSIZE, set, err)) {
+		snprintf(err, PARSE_ERR_MAX, "%.60s: unexpected contents %.40s", path, buf);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int keyword_set(const char *word, cpu_set_t *set, char *err)
+{
+	cpu_set_t other;
+	int ret;
+
+	if (strcmp(word, "housekeeping"))
+		return read_set(word, set, !strcmp(word, "online"), err);
+	ret = read_set("online", set, true, err);
+	if (!ret)
+		ret = read_set("isolated", &other, false, err);
+	if (ret)
+		return ret;
+	CPU_XOR(&other, &other, set);		/* online and not isolated... */
+	CPU_AND(set, set, &other);
+	ret = read_set("nohz_full", &other, false, err);
+	if (ret)
+		return ret;
+	CPU_XOR(&other, &other, set);		/* ...and not nohz_full */
+	CPU_AND(set, set, &other);
+	return 0;
+}
+
+int cpuspec_parse(const char *s, int nr_cpus, cpu_set_t *set, char *err)
+{
+	int ret;
+
+	if (!cpuspec_is_keyword(s))
+		return parse_cpu_list(s, nr_cpus, set, err);
+	ret = keyword_set(s, set, err);
+	if (ret)
+		return ret;
+	for (int cpu = nr_cpus; cpu < CPU_SETSIZE; cpu++)
+		CPU_CLR(cpu, set);
+	if (!CPU_COUNT(set)) {
+		snprintf(err, PARSE_ERR_MAX, "'%s': this machine has no %s CPU%s", s,
+			 !strcmp(s, "nohz_full") ? "nohz_full" : s,
+			 !strcmp(s, "isolated") ? " (boot with isolcpus=)" :
+			 !strcmp(s, "nohz_full") ? " (boot with nohz_full=)" : "");
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * own - whose kdamond is it?
+ *
+ * DAMON's sysfs says nothing of who configured a kdamond, so rtla leaves a
+ * mark for each one it starts: DAMOS_RUN_DIR/kdamond-N holds the kdamond
+ * thread's pid and start time. A mark proves ownership only while that very
+ * thread runs: a kdamond stopped and started again by someone else, or an
+ * index reused after a resize, has another thread and is not ours.
+ *
+ * A kdamond that is not ours and whose thread started in the first minute
+ * after boot belongs to the machine (a boot script, an init system): rtla
+ * never writes to it, even when named.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "damos/damos.h"
+#include "parse.h"
+
+#define BOOT_WINDOW_S	60
+
+/* Start time of PID in clock ticks after boot (field 22 of /proc/PID/stat), or 0. */
+static unsigned long long proc_start(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+			 "%*s %*s %*s %*s %llu", &start) != 1)
+		return 0;
+	return start;
+}
+
+static void mark_path(int index, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/kdamond-%d", DAMOS_RUN_DIR, index);
+}
+
+/* The boot window in seconds: RTLA_DAMOS_BOOT_WINDOW (tests) or one minute. */
+static long long boot_window(void)
+{
+	const char *env = getenv("RTLA_DAMOS_BOOT_WINDOW");
+	char err[PARSE_ERR_MAX];
+	long long v;
+
+	if (env && !parse_llong(env, 0, 86400, &v, err))
+		return v;
+	return BOOT_WINDOW_S;
+}
+
+enum damos_owner damos_owner(const struct dnode *kdamond, int index, pid_t *marked_by)
+{
+	unsigned long long start = 0, mstart = 0;
+	const char *state = dtree_val(kdamond, "state");
+	int64_t pid = -1;
+	int mpid = 0, by = 0;
+	char path[128];
+	FILE *f;
+
+	if (marked_by)
+		*marked_by = 0;
+	dtree_s64(kdamond, "pid", &pid);
+	if (pid > 0)
+		start = proc_start(pid);
+	mark_path(index, path, sizeof(path));
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "kdamond %d %llu started_by %d", &mpid, &mstart, &by) < 2)
+			mpid = 0;
+		fclose(f);
+	}
+	if (state && !strcmp(state, "on") && pid > 0 && mpid == pid && start && mstart == start) {
+		if (marked_by)
+			*marked_by = by;
+		return DAMOS_OURS;
+	}
+	if (state && !strcmp(state, "on") && start &&
+	    (long long)(start / sysconf(_SC_CLK_TCK)) < boot_window())
+		return DAMOS_MACHINE;
+	return DAMOS_FOREIGN;
+}
+
+const char *damos_owner_name(enum damos_owner o)
+{
+	switch (o) {
+	case DAMOS_OURS: return "rtla";
+	case DAMOS_MACHINE: return "machine";
+	case DAMOS_FOREIGN: break;
+	}
+	return "other";
+}
+
+static int mkdir_p(const char *dir)
+{
+	char tmp[256];
+
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0700) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0700) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int damos_mark(int index, pid_t kdamond_pid)
+{
+	char path[128], tmp[160];
+	FILE *f;
+	int ret = mkdir_p(DAMOS_RUN_DIR);
+
+	if (ret)
+		return ret;
+	mark_path(index, path, sizeof(path));
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "kdamond %d %llu started_by %d\n", kdamond_pid, proc_start(kdamond_pid),
+		getpid());
+	ret = fflush(f) ? -errno : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+bool damos_marked(int index)
+{
+	char path[128];
+
+	mark_path(index, path, sizeof(path));
+	return access(path, F_OK) == 0;
+}
+
+void damos_unmark(int index)
+{
+	char path[128];
+
+	mark_path(index, path, sizeof(path));
+	unlink(path);
+}

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * compare - `rtla compare BASE.json NEW.json`: judge a noise run against a
+ * baseline run, CPU by CPU.
+ *
+ * Both files are the records the noise tools write (-J, --json-file). Every
+ * figure both records hold for a CPU is shown with its delta; the latency
+ * figures are judged: a regression is a figure worse than the baseline by
+ * more than --tolerance percent (and by more than the 1 us the tracer
+ * resolves), or by more than a --max-increase the user set for it. The
+ * event counts are judged only when named with --max-increase: they move
+ * with the workload more than with the machine. Records of different
+ * kernels, hosts, tools, backends, CPUs or options are still compared (a
+ * kernel upgrade is what a baseline is for) with a warning naming each
+ * difference. Exit 2 on a regression, 1 on an error.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "json.h"
+#include "jsonread.h"
+#include "msg.h"
+#include "output.h"
+#include "parse.h"
+
+enum { OPT_TOLERANCE = CLI_LONG, OPT_MAX_INCREASE };
+
+#define DEFAULT_TOLERANCE_PCT	10.0
+#define RESOLUTION_US		1.0	/* below this a time did not really change */
+#define COMPARE_SCHEMA_VERSION	1
+
+/* The figures of a record's CPU compared, worse when higher unless said otherwise. */
+static const struct {
+	const char *key;
+	bool judged;		/* by --tolerance; the others only by --max-increase */
+	bool lower_is_worse;	/* cpu_available_pct */
+	bool time;		/* in us: the resolution applies */
+} figures[] = {
+	{ "max_single_us", true, false, true },
+	{ "max_noise_us", true, false, true },
+	{ "noise_us", true, false, true },
+	{ "cpu_available_pct", true, true, false },
+	{ "max_us", true, false, true },
+	{ "avg_us", true, false, true },
+	{ "p50_us", true, false, true },
+	{ "p90_us", true, false, true },
+	{ "p99_us", true, false, true },
+	{ "p999_us", true, false, true },
+	{ "p9999_us", true, false, true },
+	{ "count", false, false, false },
+	{ "hw_count", false, false, false },
+	{ "nmi_count", false, false, false },
+	{ "irq_count", false, false, false },
+	{ "softirq_count", false, false, false },
+	{ "thread_count", false, false, false },
+};
+
+#define NR_FIGURES (sizeof(figures) / sizeof(figures[0]))
+
+enum { COL_CPU, COL_METRIC, COL_BASE, COL_NEW, COL_DELTA, COL_CHANGE, COL_LIMIT, COL_VERDICT };
+
+static const struct out_column cols[] = {
+	[COL_CPU] = { "CPU", "cpu", OUT_NUM, 3, OUT_RIGHT, "the CPU" },
+	[COL_METRIC] = { "METRIC", "metric", OUT_STR, 17, 0, "the figure, as in the records" },
+	[COL_BASE] = { "BASE", "base", OUT_NUM, 10, OUT_RIGHT, "its value in BASE.json" },
+	[COL_NEW] = { "NEW", "new", OUT_NUM, 10, OUT_RIGHT, "its value in NEW.json" },
+	[COL_DELTA] = { "DELTA", "delta", OUT_NUM, 10, OUT_RIGHT, "NEW - BASE" },
+	[COL_CHANGE] = { "CHANGE", "change_pct", OUT_NUM, 8, OUT_RIGHT,
+			 "the change in percent of BASE (- when BASE is 0)" },
+	[COL_LIMIT] = { "LIMIT", "limit", OUT_STR, 8, OUT_RIGHT,
+			"what is judged: +10% or +5 (--max-increase); - when not judged" },
+	[COL_VERDICT] = { "VERDICT", "verdict", OUT_STR, 10, 0,
+			  "ok, better, worse (not judged), regression, or missing" },
+};
+
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+
+static const struct cli_option compare_options[] = {
+	CLI_VALUE(OPT_TOLERANCE, "tolerance", "PCT",
+		  "how much worse than BASE a latency figure may be, in percent (default 10)"),
+	CLI_VALUE(OPT_MAX_INCREASE, "max-increase", "METRIC=VALUE",
+		  "how much worse METRIC may be, in its unit (us, percentage points, a count);\n"
+		  "\t\tinstead of --tolerance for it; judges counts too; multiple are allowed"),
+	OUT_CLI_OPTIONS,
+	CLI_OPT_HELP("show this help"),
+	CLI_OPT_VERSION("show the version"),
+	CLI_OPT_END
+};
+
+static void compare_usage(FILE *f);
+
+const struct cli_spec compare_cli = {
+	.command = "compare",
+	.options = compare_options,
+	.usage = compare_usage,
+	.positional = CLI_COMP_FILE,
+};
+
+static void compare_usage(FILE *f)
+{
+	fputs("Usage: rtla compare [options] BASE.json NEW.json\n\n"
+	      "Compare a noise run (the JSON record of osnoise top/hist, hwnoise) with a\n"
+	      "baseline run, CPU by CPU; exit 2 when a figure regressed.\n\n"
+	      "Options:\n", f);
+	cli_print_options(&compare_cli, f);
+	out_usage(f, cols, NCOLS);
+}
+
+struct limits {
+	double tolerance_pct;
+	bool has_max[NR_FIGURES];
+	double max[NR_FIGURES];
+};
+
+static int figure_index(const char *name, size_t len)
+{
+	for (size_t i = 0; i < NR_FIGURES; i++)
+		if (strlen(figures[i].key) == len && !strncmp(figures[i].key, name, len))
+			return i;
+	return -1;
+}
+
+static int parse_number(const char *s, double *v, char *err)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(*v) || *v < 0 || *s == '+' || *s == '-' ||
+	    strspn(s, "0123456789.") != strlen(s)) {
+		snprintf(err, PARSE_ERR_MAX, "'%s' is not a number >= 0", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_max_increase(const char *s, struct limits *l, char *err)
+{
+	const char *eq = strchr(s, '=');
+	int i = eq ? figure_index(s, eq - s) : -1;
+
+	if (!eq) {
+		snprintf(err, PARSE_ERR_MAX, "'%s': expected METRIC=VALUE", s);
+		return -EINVAL;
+	}
+	if (i < 0) {
+		snprintf(err, PARSE_ERR_MAX, "'%s': unknown metric '%.*s'", s, (int)(eq - s), s);
+		return -EINVAL;
+	}
+	if (parse_number(eq + 1, &l->max[i], err))
+		return -EINVAL;
+	l->has_max[i] = true;
+	return 0;
+}
+
+/* A noise record: an object with the envelope and a "cpus" array. */
+static struct jv *load_record(const char *path)
+{
+	char err[JV_ERR_MAX];
+	struct jv *v = jv_parse_file(path, err);
+	const struct jv *cpus;
+
+	if (!v) {
+		err_msg("%s: %s", path, err);
+		return NULL;
+	}
+	cpus = jv_get(v, "cpus");
+	if (v->type != JV_OBJ || !cpus || cpus->type != JV_ARR || !jv_get(v, "schema")) {
+		err_msg("%s: not a record of a noise tool (no \"cpus\"; write one with -J or "
+			"--json-file)", path);
+		jv_free(v);
+		return NULL;
+	}
+	return v;
+}
+
+static const struct jv *find_cpu(const struct jv *rec, int cpu)
+{
+	const struct jv *cpus = jv_get(rec, "cpus");
+	double n;
+
+	for (size_t i = 0; i < cpus->len; i++)
+		if (jv_num(&cpus->items[i], "cpu", &n) && (int)n == cpu)
+			return &cpus->items[i];
+	return NULL;
+}
+
+/* "the records differ in kernel: 6.12.0 (BASE) vs 6.18.0 (NEW)" */
+static void warn_differences(const struct jv *a, const struct jv *b)
+{
+	static const char *const top[] = { "command", "host", "kernel", "backend" };
+	static const char *const opts[] = { "cpus", "runtime_us", "period_us", "threshold_us",
+					    "duration_s", "house_keeping", "priority" };
+	const struct jv *oa = jv_get(a, "options"), *ob = jv_get(b, "options");
+	char va[64], vb[64];
+
+	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++) {
+		const char *x = jv_str(a, top[i], "?"), *y = jv_str(b, top[i], "?");
+
+		if (strcmp(x, y))
+			warn_msg("the records differ in %s: %s (BASE) vs %s (NEW)", top[i], x, y);
+	}
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		const struct jv *x = jv_get(oa, opts[i]), *y = jv_get(ob, opts[i]);
+		const struct jv *v[2] = { x, y };
+		char *out[2] = { va, vb };
+
+		for (int k = 0; k < 2; k++) {
+			if (!v[k] || v[k]->type == JV_NULL)
+				snprintf(out[k], 64, "none");
+			else if (v[k]->type == JV_NUM)
+				snprintf(out[k], 64, "%.10g", v[k]->num);
+			else if (v[k]->type == JV_STR)
+				snprintf(out[k], 64, "%s", v[k]->str);
+			else
+				snprintf(out[k], 64, "?");
+		}
+		if (strcmp(va, vb))
+			warn_msg("the records differ in option %s: %s (BASE) vs %s (NEW)", opts[i],
+				 va, vb);
+	}
+}
+
+struct tally {
+	int regressions, compared;
+};
+
+static void add_row(struct out_table *t, int cpu, const char *metric,
+		    const struct jv *bv, const struct jv *nv, const char *limit, const char *verdict)
+{
+	struct out_row *r = out_row_add(t);
+	double delta = 0;
+
+	out_set_fmt(r, COL_CPU, "%d", cpu);
+	out_set_str(r, COL_METRIC, metric);
+	if (bv)
+		out_set_fmt(r, COL_BASE, "%.10g", bv->num);
+	else
+		out_set_none(r, COL_BASE);
+	if (nv)
+		out_set_fmt(r, COL_NEW, "%.10g", nv->num);
+	else
+		out_set_none(r, COL_NEW);
+	if (bv && nv) {
+		delta = nv->num - bv->num;
+		out_set_fmt(r, COL_DELTA, "%.10g", delta);
+		if (bv->num)
+			out_set_fmt(r, COL_CHANGE, "%.1f", delta / fabs(bv->num) * 100);
+		else
+			out_set_none(r, COL_CHANGE);
+	} else {
+		out_set_none(r, COL_DELTA);
+		out_set_none(r, COL_CHANGE);
+	}
+	if (limit)
+		out_set_str(r, COL_LIMIT, limit);
+	else
+		out_set_none(r, COL_LIMIT);
+	out_set_str(r, COL_VERDICT, verdict);
+}
+
+/*
+ * How much worse NEW is than BASE (positive: worse), and whether that is a
+ * regression under the limits; LIMIT gets what was judged.
+ */
+static const char *judge(size_t f, double base, double new, const struct limits *l,
+			 char *limit, size_t len, bool *regression)
+{
+	double worse = figures[f].lower_is_worse ? base - new : new - base;
+	/* cpu_available_pct: the share of the CPU lost to noise grows */
+	double ref = figures[f].lower_is_worse ? 100 - base : base;
+
+	*regression = false;
+	if (l->has_max[f]) {
+		snprintf(limit, len, "+%.10g", l->max[f]);
+		*regression = worse > l->max[f];
+	} else if (figures[f].judged) {
+		snprintf(limit, len, "+%.10g%%", l->tolerance_pct);
+		*regression = worse > 0 && (ref > 0 ? worse / ref * 100 > l->tolerance_pct : true) &&
+			      (!figures[f].time || worse > RESOLUTION_US);
+	} else {
+		limit[0] = '\0';
+	}
+	if (*regression)
+		return "regression";
+	if (!limit[0])
+		return worse > 0 ? "worse" : worse < 0 ? "better" : "same";
+	return worse < 0 ? "better" : "ok";
+}
+
+static void compare_cpu(struct out_table *t, const struct jv *bc, const struct jv *nc, int cpu,
+			const struct limits *l, struct tally *tally)
+{
+	for (size_t f = 0; f < NR_FIGURES; f++) {
+		const struct jv *bv = jv_get(bc, figures[f].key), *nv = jv_get(nc, figures[f].key);
+		char limit[32];
+		const char *verdict;
+		bool regression;
+
+		if (!bv || bv->type != JV_NUM)
+			continue;	/* the baseline did not measure it: nothing to judge */
+		if (!nv || nv->type != JV_NUM) {
+			/* a figure the baseline has and NEW lost is not a pass */
+			add_row(t, cpu, figures[f].key, bv, NULL, NULL, "missing");
+			tally->regressions++;
+			continue;
+		}
+		verdict = judge(f, bv->num, nv->num, l, limit, sizeof(limit), &regression);
+		add_row(t, cpu, figures[f].key, bv, nv, limit[0] ? limit : NULL, verdict);
+		tally->regressions += regression;
+		tally->compared++;
+	}
+}
+
+static int write_record(FILE *f, struct out_table *t, const struct tally *tally,
+			const char *base, const char *new, const struct limits *l)
+{
+	struct json j;
+	int ret;
+
+	json_init(&j, f);
+	json_record_begin(&j, COMPARE_SCHEMA_VERSION);
+	json_str(&j, "verdict", tally->regressions ? "failed" : "passed");
+	json_str(&j, "base", base);
+	json_str(&j, "new", new);
+	json_double(&j, "tolerance_pct", l->tolerance_pct, 3);
+	json_i64(&j, "compared", tally->compared);
+	json_i64(&j, "regressions", tally->regressions);
+	ret = out_table_json(t, &j);
+	json_object_end(&j);
+	return ret;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct limits l = { .tolerance_pct = DEFAULT_TOLERANCE_PCT };
+	struct out_opts out = { 0 };
+	struct jv *base = NULL, *new = NULL;
+	struct tally tally = { 0 };
+	struct out_table *t = NULL;
+	const char *json_file;
+	char err[PARSE_ERR_MAX];
+	struct cli_parser p;
+	const struct jv *cpus;
+	int id, status = EXIT_ERROR;
+	bool json;
+
+	cli_begin(&p, &compare_cli, argc, argv);
+	while ((id = cli_next(&p)) > 0) {
+		if (out_parse_opt(id, p.arg, &out))
+			continue;
+		switch (id) {
+		case OPT_TOLERANCE:
+			if (parse_number(p.arg, &l.tolerance_pct, err)) {
+				cli_error(&p, "invalid --tolerance", err);
+				return EXIT_ERROR;
+			}
+			break;
+		case OPT_MAX_INCREASE:
+			if (parse_max_increase(p.arg, &l, err)) {
+				cli_error(&p, "invalid --max-increase", err);
+				return EXIT_ERROR;
+			}
+			break;
+		}
+	}
+	if (id < 0)
+		return id == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
+	if (argc - p.optind != 2) {
+		cli_usage_error(&compare_cli, argc - p.optind < 2 ? "missing argument" :
+				"unexpected argument", argc - p.optind < 2 ?
+				"expected BASE.json NEW.json" : argv[p.optind + 2]);
+		return EXIT_ERROR;
+	}
+	base = load_record(argv[p.optind]);
+	new = base ? load_record(argv[p.optind + 1]) : NULL;
+	if (!new)
+		goto out;
+	/* the record is ours to write: it carries the verdict beside the rows */
+	json = out.json;
+	json_file = out.json_file;
+	out.json = false;
+	out.json_file = NULL;
+	if (out_table_new(&t, "comparisons", cols, NCOLS,
+			  "CPU,METRIC,BASE,NEW,DELTA,CHANGE,LIMIT,VERDICT", &out, err)) {
+		cli_usage_error(&compare_cli, "invalid -o", err);
+		goto out;
+	}
+	warn_differences(base, new);
+	cpus = jv_get(base, "cpus");
+	for (size_t i = 0; i < cpus->len; i++) {
+		const struct jv *bc = &cpus->items[i], *nc;
+		double n;
+
+		if (!jv_num(bc, "cpu", &n))
+			continue;
+		nc = find_cpu(new, (int)n);
+		if (!nc) {
+			warn_msg("cpu %d is in BASE but was not measured in NEW", (int)n);
+			tally.regressions++;
+			continue;
+		}
+		compare_cpu(t, bc, nc, (int)n, &l, &tally);
+	}
+	cpus = jv_get(new, "cpus");
+	for (size_t i = 0; i < cpus->len; i++) {
+		double n;
+
+		if (jv_num(&cpus->items[i], "cpu", &n) && !find_cpu(base, (int)n))
+			warn_msg("cpu %d is in NEW only: not compared", (int)n);
+	}
+	if (!tally.compared)
+		warn_msg("no figure of BASE was found in NEW: nothing compared");
+
+	status = tally.regressions ? EXIT_STOPPED : EXIT_PASSED;
+	if (json) {
+		write_record(stdout, t, &tally, argv[p.optind], argv[p.optind + 1], &l);
+	} else {
+		out_table_print(t);
+		if (tally.regressions)
+			err_msg("FAILED: %d regression%s beyond the limits", tally.regressions,
+				tally.regressions == 1 ? "" : "s");
+	}
+	if (json_file) {
+		FILE *f = json_open_file(json_file);
+		int ret = f ? write_record(f, t, &tally, argv[p.optind], argv[p.optind + 1], &l) : -errno;
+
+		if (f) {
+			int close_ret = json_close_file(f);
+
+			ret = ret ? ret : close_ret;
+		}
+		if (ret) {
+			err_msg("--json-file: %s: %s", json_file, strerror(-ret));
+			status = EXIT_ERROR;
+		}
+	}
+	out_flush_stdout();
+out:
+	out_table_free(t);
+	jv_free(base);
+	jv_free(new);
+	return status;
+}

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gate_out - the gate for the consumers that exist: JUnit XML for CI
+ * servers (GitLab, Jenkins: the schema in tests/fixtures/gates/junit.xsd)
+ * and Prometheus text for node_exporter's textfile collector.
+ *
+ * Both files are written beside their destination as NAME.tmp and renamed
+ * over it: a collector that scrapes while a run ends reads the last whole
+ * file, never half of one. Prometheus wants base units, so the times go
+ * out in seconds and the availability as a ratio (the names say so).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "osnoise/gate.h"
+#include "osnoise/osnoise.h"
+
+/* ---- JUnit ------------------------------------------------------------------ */
+
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void utc_stamp(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+/* "hwnoise" -> "rtla.hwnoise", "osnoise hist" -> "rtla.osnoise.hist" */
+static void dotted(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "rtla.%s", name);
+	for (char *p = buf; *p; p++)
+		if (*p == ' ')
+			*p = '.';
+}
+
+static void junit_property(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "      <property name=\"%s\" value=\"", name);
+	xml_text(f, value ? value : "");
+	fputs("\"/>\n", f);
+}
+
+static void junit_case(FILE *f, const char *classname, const char *name, const char *failure,
+		       const char *detail)
+{
+	fprintf(f, "    <testcase classname=\"%s\" name=\"", classname);
+	xml_text(f, name);
+	if (!failure) {
+		fputs("\" time=\"0\"/>\n", f);
+		return;
+	}
+	fputs("\" time=\"0\">\n      <failure type=\"latency gate\" message=\"", f);
+	xml_text(f, failure);
+	fputs("\">", f);
+	xml_text(f, detail);
+	fputs("</failure>\n    </testcase>\n", f);
+}
+
+void gate_junit(FILE *f, const struct noise_run *run, const struct gate_criteria *c,
+		const struct gate_verdict *v, double elapsed_s)
+{
+	char classbase[64], classname[96], stamp[32], name[128], failure[160], detail[256];
+	int tests = c->len ? v->nr_results : v->nr_cpus, failures = 0;
+	struct utsname u;
+
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	for (int i = 0; i < v->nr_results; i++)
+		failures += v->results[i].failed;
+	dotted(run->tool->name, classbase, sizeof(classbase));
+	utc_stamp(run->start_time, stamp, sizeof(stamp));
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<testsuites name=\"rtla %s\" tests=\"%d\" failures=\"%d\" errors=\"0\" "
+		   "time=\"%.3f\">\n", run->tool->name, tests, failures, elapsed_s);
+	fprintf(f, "  <testsuite name=\"rtla %s\" tests=\"%d\" failures=\"%d\" errors=\"0\" "
+		   "skipped=\"0\" time=\"%.3f\" timestamp=\"%s\" hostname=\"", run->tool->name,
+		tests, failures, elapsed_s, stamp);
+	xml_text(f, u.nodename);
+	fputs("\">\n    <properties>\n", f);
+	junit_property(f, "backend", run->backend->name);
+	junit_property(f, "kernel", u.release);
+	for (int i = 0; i < c->len; i++)
+		junit_property(f, "fail-if", c->items[i].text);
+	fputs("    </properties>\n", f);
+
+	/* a run without criteria still says which CPUs were measured at all */
+	for (int cpu = 0; !c->len && cpu < run->params->nr_cpus; cpu++) {
+		struct gate_figures fig;
+
+		if (!CPU_ISSET(cpu, &run->params->cpus))
+			continue;
+		gate_figures(run, cpu, &fig);
+		snprintf(classname, sizeof(classname), "%s.cpu%d", classbase, cpu);
+		snprintf(failure, sizeof(failure), "cpu %d: no period completed", cpu);
+		junit_case(f, classname, "measured", fig.measured ? NULL : failure, failure);
+	}
+	for (int i = 0; i < v->nr_results; i++) {
+		const struct gate_result *r = &v->results[i];
+		const struct gate_criterion *cr = &c->items[r->criterion];
+		const char *metric = gate_metrics[cr->metric].name;
+		char value[32];
+
+		gate_value_str(cr->metric, r->have, r->value, value, sizeof(value));
+		snprintf(classname, sizeof(classname), "%s.cpu%d", classbase, r->cpu);
+		snprintf(name, sizeof(name), "fail-if %s", cr->text);
+		if (r->have)
+			snprintf(failure, sizeof(failure), "cpu %d %s %s %s %.10g", r->cpu, metric,
+				 value, gate_op_str(cr->op), cr->limit);
+		else
+			snprintf(failure, sizeof(failure), "cpu %d %s not measured", r->cpu, metric);
+		snprintf(detail, sizeof(detail), "cpu=%d metric=%s value=%s limit=%.10g "
+			 "fails_if=\"%s\"", r->cpu, metric, value, cr->limit, cr->text);
+		junit_case(f, classname, name, r->failed ? failure : NULL, detail);
+	}
+	fputs("  </testsuite>\n</testsuites>\n", f);
+}
+
+/* ---- Prometheus ------------------------------------------------------------- */
+
+/* Each gate metric under its base-unit name; UNIT_SCALE turns our unit into it. */
+static const struct {
+	enum gate_metric metric;
+	const char *name;
+	const char *quantile;	/* the single-noise quantiles share one name */
+	double scale;
+	const char *help;	/* NULL: the gate metric's own */
+} prom_metrics[] = {
+	{ GATE_MAX_SINGLE, "rtla_noise_max_single_seconds", NULL, 1e-6,
+	  "Longest single noise seen on the CPU, in seconds." },
+	{ GATE_MAX_NOISE, "rtla_noise_max_period_noise_seconds", NULL, 1e-6,
+	  "Noise of the noisiest period of the CPU, in seconds." },
+	{ GATE_NOISE, "rtla_noise_run_noise_seconds", NULL, 1e-6,
+	  "All noise of the run on the CPU, in seconds." },
+	{ GATE_AVAIL, "rtla_noise_cpu_available_ratio", NULL, 1e-2,
+	  "Share of the runtime the measuring thread had the CPU (0 to 1)." },
+	{ GATE_P50, "rtla_noise_single_percentile_seconds", "50", 1e-6, NULL },
+	{ GATE_P90, "rtla_noise_single_percentile_seconds", "90", 1e-6, NULL },
+	{ GATE_P99, "rtla_noise_single_percentile_seconds", "99", 1e-6, NULL },
+	{ GATE_P999, "rtla_noise_single_percentile_seconds", "99.9", 1e-6, NULL },
+	{ GATE_P9999, "rtla_noise_single_percentile_seconds", "99.99", 1e-6, NULL },
+	{ GATE_SAMPLES, "rtla_noise_samples", NULL, 1, NULL },
+	{ GATE_HW, "rtla_noise_hw_events", NULL, 1, NULL },
+	{ GATE_NMI, "rtla_noise_nmi_events", NULL, 1, NULL },
+	{ GATE_IRQ, "rtla_noise_irq_events", NULL, 1, NULL },
+	{ GATE_SOFTIRQ, "rtla_noise_softirq_events", NULL, 1, NULL },
+	{ GATE_THREAD, "rtla_noise_thread_events", NULL, 1, NULL },
+};
+
+#define NR_PROM (sizeof(prom_metrics) / sizeof(prom_metrics[0]))
+
+static void prom_label_value(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', f);
+		if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* {cpu="3",tool="hwnoise",backend="sampler",host="h"}, cpu < 0 leaves it out */
+static void prom_labels(FILE *f, const struct noise_run *run, const char *host, int cpu,
+			const char *quantile)
+{
+	fputc('{', f);
+	if (cpu >= 0)
+		fprintf(f, "cpu=\"%d\",", cpu);
+	fputs("tool=\"", f);
+	prom_label_value(f, run->tool->name);
+	fprintf(f, "\",backend=\"%s\",host=\"", run->backend->name);
+	prom_label_value(f, host);
+	fputc('"', f);
+	if (quantile)
+		fprintf(f, ",percentile=\"%s\"", quantile);
+	fputs("} ", f);
+}
+
+static void prom_head(FILE *f, const char *name, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+}
+
+void gate_prometheus(FILE *f, const struct noise_run *run, const struct gate_criteria *c,
+		     const struct gate_verdict *v)
+{
+	const struct noise_params *p = run->params;
+	struct gate_figures *fig = calloc(p->nr_cpus, sizeof(*fig));
+	struct utsname u;
+
+	if (!fig)
+		return;
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++)
+		if (CPU_ISSET(cpu, &p->cpus))
+			gate_figures(run, cpu, &fig[cpu]);
+
+	for (size_t i = 0; i < NR_PROM; i++) {
+		bool any = false;
+
+		/* one HELP/TYPE per name, all its samples right after it */
+		if (i && !strcmp(prom_metrics[i].name, prom_metrics[i - 1].name))
+			continue;
+		for (size_t k = i; k < NR_PROM && !strcmp(prom_metrics[k].name, prom_metrics[i].name); k++)
+			for (int cpu = 0; cpu < p->nr_cpus; cpu++)
+				any |= fig[cpu].have[prom_metrics[k].metric];
+		if (!any)
+			continue;
+		prom_head(f, prom_metrics[i].name, prom_metrics[i].quantile ?
+			  "Single noise percentiles (nearest rank, 1 us resolution), in seconds." :
+			  prom_metrics[i].help ? prom_metrics[i].help :
+			  gate_metrics[prom_metrics[i].metric].help);
+		for (size_t k = i; k < NR_PROM && !strcmp(prom_metrics[k].name, prom_metrics[i].name); k++) {
+			for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+				enum gate_metric m = prom_metrics[k].metric;
+
+				if (!fig[cpu].have[m])
+					continue;
+				fputs(prom_metrics[k].name, f);
+				prom_labels(f, run, u.nodename, cpu, prom_metrics[k].quantile);
+				fprintf(f, "%.10g\n", fig[cpu].v[m] * prom_metrics[k].scale);
+			}
+		}
+	}
+
+	prom_head(f, "rtla_noise_periods", "Measurement periods completed on the CPU.");
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		if (!CPU_ISSET(cpu, &p->cpus))
+			continue;
+		fputs("rtla_noise_periods", f);
+		prom_labels(f, run, u.nodename, cpu, NULL);
+		fprintf(f, "%u\n", run->periods ? run->periods[cpu] : 0);
+	}
+	if (c->len) {
+		prom_head(f, "rtla_gate_passed",
+			  "1 if every --fail-if criterion passed on the CPU, 0 if one failed.");
+		for (int i = 0; i < v->nr_results; i += c->len) {
+			bool failed = false;
+
+			for (int k = 0; k < c->len; k++)
+				failed |= v->results[i + k].failed;
+			fputs("rtla_gate_passed", f);
+			prom_labels(f, run, u.nodename, v->results[i].cpu, NULL);
+			fprintf(f, "%d\n", !failed);
+		}
+	}
+	prom_head(f, "rtla_noise_run_end_timestamp_seconds",
+		  "When the run that wrote this file ended, in seconds since the epoch.");
+	fputs("rtla_noise_run_end_timestamp_seconds", f);
+	prom_labels(f, run, u.nodename, -1, NULL);
+	fprintf(f, "%lld\n", (long long)time(NULL));
+	free(fig);
+}
+
+/* ---- temp file + rename ---------------------------------------------------- */
+
+static int write_replacing(const char *path, void (*write)(FILE *f, const void *arg),
+			   const void *arg)
+{
+	char tmp[4096];
+	FILE *f;
+	int ret = 0;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	write(f, arg);
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+		ret = errno ? -errno : -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+struct gate_out_args {
+	const struct noise_run *run;
+	const struct gate_criteria *c;
+	const struct gate_verdict *v;
+	double elapsed_s;
+};
+
+static void junit_cb(FILE *f, const void *arg)
+{
+	const struct gate_out_args *a = arg;
+
+	gate_junit(f, a->run, a->c, a->v, a->elapsed_s);
+}
+
+static void prometheus_cb(FILE *f, const void *arg)
+{
+	const struct gate_out_args *a = arg;
+
+	gate_prometheus(f, a->run, a->c, a->v);
+}
+
+int gate_write_junit(const struct noise_run *run, const struct gate_criteria *c,
+		     const struct gate_verdict *v, double elapsed_s, const char *path)
+{
+	struct gate_out_args a = { run, c, v, elapsed_s };
+
+	return write_replacing(path, junit_cb, &a);
+}
+
+int gate_write_prometheus(const struct noise_run *run, const struct gate_criteria *c,
+			  const struct gate_verdict *v, const char *path)
+{
+	struct gate_out_args a = { run, c, v, 0 };
+
+	return write_replacing(path, prometheus_cb, &a);
+}

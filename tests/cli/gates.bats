@@ -1,0 +1,82 @@
+#!/usr/bin/env bats
+# The gate's options refused before anything is measured, and rtla compare
+# on records kept in tests/fixtures/gates/ (no root needed).
+
+load helper
+bats_require_minimum_version 1.5.0
+
+F=$BATS_TEST_DIRNAME/../fixtures/gates
+
+@test "--fail-if: a malformed or unknown criterion is one line and exit 1, before measuring" {
+	while IFS='|' read -r cmd expr want; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$RTLA" $cmd --backend sampler -d 10s --fail-if "$expr"
+		echo "$cmd --fail-if '$expr' -> $status: '$stderr' (want '$want')"
+		[ "$status" -eq 1 ] && [ -z "$output" ] && [ "$stderr" = "$want" ]
+	done <<'EOF_CASES'
+hwnoise|max_single>20|rtla hwnoise: Invalid --fail-if: 'max_single>20': unknown metric 'max_single' (max_single_us, max_noise_us, noise_us, cpu_available_pct, p50_us..p9999_us, *_count)
+hwnoise|max_single_us=20|rtla hwnoise: Invalid --fail-if: 'max_single_us=20': expected an operator (>, >=, <, <=, ==, !=) after max_single_us
+hwnoise|max_single_us>20ks|rtla hwnoise: Invalid --fail-if: 'max_single_us>20ks': max_single_us takes a time in ns, us, ms or s, not 'ks'
+hwnoise|hw_count>0.5|rtla hwnoise: Invalid --fail-if: 'hw_count>0.5': hw_count takes a whole number
+hwnoise|irq_count>0|rtla hwnoise: Invalid --fail-if: 'irq_count > 0': hwnoise runs with interrupts off and counts no irq_count
+osnoise top|p99_us>5|rtla osnoise: Invalid --fail-if: 'p99_us > 5': p99_us needs every single noise: use osnoise hist or hwnoise hist
+osnoise hist|cpu_available_pct<101|rtla osnoise: Invalid --fail-if: 'cpu_available_pct<101': a percentage is at most 100
+hwnoise hist|p99_us>|rtla hwnoise: Invalid --fail-if: 'p99_us>': expected a number after p99_us>
+EOF_CASES
+}
+
+@test "rtla compare: the per-CPU table of two records, exit 2 on a regression" {
+	run --separate-stderr "$RTLA" compare "$F/base.json" "$F/new.json"
+	[ "$status" -eq 2 ]
+	diff -u "$F/compare.txt" <(printf '%s\n' "$output")
+	diff -u "$F/compare.err" <(printf '%s\n' "$stderr")
+}
+
+@test "rtla compare -J: the verdict and every comparison" {
+	run --separate-stderr "$RTLA" compare -J "$F/base.json" "$F/new.json"
+	[ "$status" -eq 2 ]
+	python3 -c 'import json, sys; d = json.loads(sys.stdin.read())
+assert d["schema"] == {"name": "rtla-compare", "version": 1} and d["verdict"] == "failed"
+assert d["regressions"] == 1 and d["compared"] == 12, d
+r = [c for c in d["comparisons"] if c["verdict"] == "regression"]
+assert r == [{"cpu": 0, "metric": "max_single_us", "base": 80, "new": 1944, "delta": 1864,
+              "change_pct": 2330.0, "limit": "+10%", "verdict": "regression"}], r' <<<"$output"
+}
+
+@test "rtla compare: --max-increase and --tolerance move the limits" {
+	run "$RTLA" compare --max-increase max_single_us=2000 "$F/base.json" "$F/new.json"
+	[ "$status" -eq 0 ]
+	grep -Eq '^ *0 max_single_us +80 +1944 +1864 +2330.0 +\+2000 ok$' <<<"$output"
+	# counts are judged once named
+	run "$RTLA" compare --max-increase max_single_us=2000 --max-increase hw_count=100 \
+		"$F/base.json" "$F/new.json"
+	[ "$status" -eq 2 ]
+	grep -Eq '^ *1 hw_count +3490 +3876 +386 +11.1 +\+100 regression$' <<<"$output"
+	run "$RTLA" compare --tolerance 3000 "$F/base.json" "$F/new.json"
+	[ "$status" -eq 0 ]
+	run "$RTLA" compare "$F/new.json" "$F/new.json"
+	[ "$status" -eq 0 ]
+}
+
+@test "rtla compare: bad input is one line and exit 1" {
+	while IFS='|' read -r args want; do
+		eval "set -- $args"
+		run --separate-stderr "$RTLA" compare "$@"
+		echo "compare $args -> $status: '$stderr' (want '$want')"
+		[ "$status" -eq 1 ] && [ -z "$output" ] && [ "$stderr" = "$want" ]
+	done <<EOF_CASES
+$F/base.json|rtla compare: missing argument: expected BASE.json NEW.json
+$F/base.json $F/base.json $F/base.json|rtla compare: unexpected argument: $F/base.json
+$F/base.json /nonexistent.json|rtla compare: /nonexistent.json: No such file or directory
+$F/junit.xsd $F/base.json|rtla compare: $F/junit.xsd: line 1: unexpected '<'
+$F/README $F/base.json|rtla compare: $F/README: line 1: unexpected 'R'
+--tolerance -5 $F/base.json $F/base.json|rtla compare: invalid --tolerance: '-5' is not a number >= 0
+--tolerance 5x $F/base.json $F/base.json|rtla compare: invalid --tolerance: '5x' is not a number >= 0
+--max-increase p99 $F/base.json $F/base.json|rtla compare: invalid --max-increase: 'p99': expected METRIC=VALUE
+--max-increase p99=1 $F/base.json $F/base.json|rtla compare: invalid --max-increase: 'p99=1': unknown metric 'p99'
+EOF_CASES
+	echo '{"schema": {"name": "rtla-capdump"}, "processes": []}' >"$BATS_TEST_TMPDIR/cap.json"
+	run --separate-stderr "$RTLA" compare "$BATS_TEST_TMPDIR/cap.json" "$F/base.json"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "rtla compare: $BATS_TEST_TMPDIR/cap.json: not a record of a noise tool (no \"cpus\"; write one with -J or --json-file)" ]
+}
