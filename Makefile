@@ -9,17 +9,34 @@
 #   make bench             benchmarks (not part of check)
 
 VERSION   := $(shell cat VERSION)
-O         ?= build
+
+# Cross builds: make CROSS_COMPILE=aarch64-linux-gnu- (or riscv64-linux-gnu-)
+# fetches Debian's -dev packages of that architecture into a cached sysroot
+# (scripts/cross-sysroot.sh, through scripts/deps.sh cross-ARCH) and points
+# the compiler and pkg-config at it; objects go to build-ARCH. Another
+# prefix needs SYSROOT=DIR (a root with the -dev files of its libraries).
+CROSS_TRIPLET := $(patsubst %-,%,$(notdir $(CROSS_COMPILE)))
+CROSS_ARCH := $(if $(filter aarch64-%,$(CROSS_TRIPLET)),arm64,$(if $(filter riscv64-%,$(CROSS_TRIPLET)),riscv64))
+RTLA_CROSS_CACHE ?= /var/cache/rtla-cross
+SYSROOT   ?= $(if $(CROSS_ARCH),$(RTLA_CROSS_CACHE)/$(CROSS_ARCH)/sysroot)
+
+O         ?= build$(if $(CROSS_ARCH),-$(CROSS_ARCH))
 BUILD     := $(O)
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 MANDIR    ?= $(PREFIX)/share/man/man1
 
 ifeq ($(origin CC),default)
-CC        := $(CROSS_COMPILE)gcc
+CC        := $(CROSS_COMPILE)gcc$(if $(SYSROOT), --sysroot=$(SYSROOT))
 endif
-AR        ?= $(CROSS_COMPILE)ar
-PKG_CONFIG ?= pkg-config
+# make predefines AR (as it does CC): only a value of its own is kept.
+ifeq ($(origin AR),default)
+AR        := $(CROSS_COMPILE)ar
+endif
+ifeq ($(origin PKG_CONFIG),undefined)
+PKG_CONFIG := $(if $(SYSROOT),PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) \
+	PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(CROSS_TRIPLET)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig )pkg-config
+endif
 CFLAGS    ?= -O2 -g
 LDFLAGS   ?=
 
@@ -60,7 +77,7 @@ DHRY_OPT  := -O2 -fno-inline -fno-lto -fno-ipa-icf -fno-ipa-cp -fno-ipa-sra -fno
 # "optimizations are allowed but should be indicated": rtla dhry reports them
 DHRY_CFLAGS = $(DHRY_OPT) -DDHRY_BUILD_FLAGS='"$(strip $(CFLAGS) $(DHRY_OPT))"'
 
-SRCS      := $(filter-out src/main.c $(DHRY_UNITS) %.bpf.c,$(wildcard src/*.c src/*/*.c))
+SRCS      := $(filter-out src/main.c $(DHRY_UNITS) %.bpf.c src/static/%,$(wildcard src/*.c src/*/*.c))
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 DHRY_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter $(wildcard $(DHRY_UNITS)),$(DHRY_UNITS)))
 LIB       := $(BUILD)/librtla.a
@@ -86,7 +103,7 @@ BASHCOMPDIR ?= $(or $(shell $(PKG_CONFIG) --define-variable=prefix=$(PREFIX) \
 		    $(PREFIX)/share/bash-completion/completions)
 
 .PHONY: all check run install uninstall clean bench deps-build deps-check deps-bench \
-	pkgcheck unit vm-run
+	deps-cross-arm64 deps-cross-riscv64 pkgcheck unit vm-run
 .DELETE_ON_ERROR:
 
 all: $(RTLA) $(if $(RST2MAN),$(MANS))
@@ -99,14 +116,22 @@ ifneq ($(filter bench,$(MAKECMDGOALS)),)
 pkgcheck: deps-bench
 endif
 
-deps-build deps-check deps-bench:
+# A cross build fetches its compiler and sysroot first (silent once there).
+ifneq ($(CROSS_ARCH),)
+pkgcheck: deps-cross-$(CROSS_ARCH)
+endif
+
+deps-build deps-check deps-bench deps-cross-arm64 deps-cross-riscv64:
 	$(Q)scripts/deps.sh $(@:deps-%=%)
 
 pkgcheck:
+	$(Q)command -v $(firstword $(CC)) >/dev/null || { \
+		echo "rtla: no compiler $(firstword $(CC))$(if $(CROSS_TRIPLET),: install the Debian package gcc-$(CROSS_TRIPLET))" >&2; \
+		exit 1; }
 	$(Q)for p in $(PKGS); do \
 		mod=$${p%%:*}; rest=$${p#*:}; min=$${rest%%:*}; deb=$${rest#*:}; \
 		$(PKG_CONFIG) --exists "$$mod >= $$min" || { \
-			echo "rtla needs $$mod >= $$min: install the Debian package $$deb" >&2; \
+			echo "rtla needs $$mod >= $$min: install the Debian package $$deb$(if $(SYSROOT),$(if $(CROSS_ARCH),:$(CROSS_ARCH)) in $(SYSROOT)$(if $(CROSS_ARCH), (scripts/deps.sh cross-$(CROSS_ARCH))))" >&2; \
 			exit 1; }; \
 	done
 
@@ -172,8 +197,16 @@ $(BUILD)/man/rtla-hwnoise.1: Documentation/rtla-osnoise-top.rst
 
 unit: $(UNIT_BINS)
 
-check: all $(UNIT_BINS)
-	$(Q)tests/check.sh --build $(BUILD) --asan $(ASAN_O) --fuzz $(FUZZ_O)
+# The arm64 bundle for the VM tier's arm64 guest, cross-built in its own tree.
+ARM64_O      ?= $(patsubst %/,%,$(BUILD))-arm64
+ARM64_BUNDLE := $(ARM64_O)/bundle/rtla-$(VERSION)-arm64
+.PHONY: bundle-arm64
+bundle-arm64: pkgcheck
+	$(Q)$(MAKE) --no-print-directory CROSS_COMPILE=aarch64-linux-gnu- O=$(ARM64_O) bundle
+
+check: all $(UNIT_BINS) $(if $(CROSS_ARCH),,bundle-arm64)
+	$(Q)tests/check.sh --build $(BUILD) --asan $(ASAN_O) --fuzz $(FUZZ_O) \
+		$(if $(CROSS_ARCH),,--arm64 $(ARM64_BUNDLE))
 
 run: all
 	$(Q)$(RTLA) hwnoise -d 10s
@@ -191,6 +224,43 @@ endif
 vm-run: override export CMD := $(value CMD)
 vm-run: $(RTLA)
 	$(Q)tests/kernel/vm-tier.sh --rtla $(RTLA) --cmd "$$CMD"
+
+# ---------------------------------------------------------------------------
+# make bundle: what to copy onto a board that has a kernel and busybox. One
+# static rtla (stripped) with osnoise and hwnoise links, in a folder and a
+# .tar.gz: $(BUILD)/bundle/rtla-VERSION-ARCH[.tar.gz]. Native or cross
+# (make CROSS_COMPILE=aarch64-linux-gnu- bundle). Debian has no static
+# libsmartcols: scripts/static-smartcols.sh builds it from util-linux's
+# source once (cached); libproc2's calls into libsystemd are answered by
+# src/static/sd_stub.c.
+BUNDLE_ARCH := $(or $(CROSS_ARCH),$(shell dpkg --print-architecture 2>/dev/null),$(shell uname -m))
+BUNDLE_NAME := rtla-$(VERSION)-$(BUNDLE_ARCH)
+BUNDLE_DIR  := $(BUILD)/bundle/$(BUNDLE_NAME)
+STATIC_RTLA := $(BUILD)/rtla-static
+STRIP       ?= $(CROSS_COMPILE)strip
+static_libs = $(shell $(PKG_CONFIG) --static --libs $(PKG_NAMES)) \
+	$(shell if [ -f $(MDWE_SKEL) ] && ! grep -qs MDWE_NO_BPF $(MDWE_SKEL); then \
+		$(PKG_CONFIG) --static --libs libbpf; fi)
+
+.PHONY: bundle
+$(STATIC_RTLA): $(BUILD)/src/main.o $(LIB) $(BUILD)/src/static/sd_stub.o | pkgcheck
+ifeq ($(CROSS_ARCH),riscv64)
+	@echo "rtla: no bundle for riscv64: bookworm's riscv64 ld crashes linking trixie's static libraries; make CROSS_COMPILE=$(CROSS_COMPILE) builds a dynamic rtla" >&2; exit 1
+endif
+	$(Q)dir=$$(scripts/static-smartcols.sh "$(CC)" $$($(CC) -dumpmachine)) || exit 1; \
+	printf '  %-7s %s\n' LD $@; \
+	$(CC) -static $(CFLAGS) $(LDFLAGS) -o $@ $^ -L$$dir $(static_libs) -lpthread -lm 2>$@.log || \
+		{ cat $@.log >&2; exit 1; }; \
+	grep -v -e 'statically linked applications requires at runtime' -e 'in function' $@.log >&2 || true
+
+bundle: $(STATIC_RTLA)
+	$(call quiet,BUNDLE,$(BUNDLE_DIR))
+	$(Q)rm -rf $(BUNDLE_DIR) && mkdir -p $(BUNDLE_DIR)
+	$(Q)$(STRIP) -o $(BUNDLE_DIR)/rtla $(STATIC_RTLA)
+	$(Q)ln -s rtla $(BUNDLE_DIR)/osnoise && ln -s rtla $(BUNDLE_DIR)/hwnoise
+	$(Q)tar -C $(BUILD)/bundle -czf $(BUILD)/bundle/$(BUNDLE_NAME).tar.gz --owner=0 --group=0 $(BUNDLE_NAME)
+	@printf '  %-7s %s: rtla %s bytes, %s %s bytes\n' SIZE $(BUNDLE_NAME) \
+		$$(stat -c %s $(BUNDLE_DIR)/rtla) $(BUNDLE_NAME).tar.gz $$(stat -c %s $(BUILD)/bundle/$(BUNDLE_NAME).tar.gz)
 
 bench: all
 	$(Q)bench/run.sh --build $(BUILD)

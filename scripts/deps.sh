@@ -22,21 +22,39 @@ check="$check clang libclang-rt-dev"
 check="$check prometheus prometheus-node-exporter curl libxml2-utils python3-yaml"
 bench="$check libcap-ng-utils hyperfine rt-tests valgrind"
 fuzz="$build clang libclang-rt-dev"
+# the arm64 VM tier of check: qemu, and the cross build of the board bundle
+# (dpkg-dev: dpkg-source unpacks util-linux's source for the static libsmartcols)
+check="$check qemu-system-arm gcc-aarch64-linux-gnu dpkg-dev"
+cross_arch=
 
 case "${1:-build}" in
 build) want=$build ;;
 check) want=$check ;;
 bench) want=$bench ;;
 fuzz) want=$fuzz ;;
-*) echo "usage: $0 build|check|bench|fuzz" >&2; exit 1 ;;
+cross-arm64 | cross-riscv64)
+	cross_arch=${1#cross-}
+	triplet=aarch64-linux-gnu
+	[ "$cross_arch" = riscv64 ] && triplet=riscv64-linux-gnu
+	want="$build gcc-$triplet dpkg-dev" ;;
+*) echo "usage: $0 build|check|bench|fuzz|cross-arm64|cross-riscv64" >&2; exit 1 ;;
 esac
+# check also cross-builds the arm64 bundle for its arm64 VM guest.
+[ "${1:-build}" = check ] && cross_arch=arm64
+
+cross_sysroot() {
+	[ -z "$cross_arch" ] || exec "$(dirname "$0")/cross-sysroot.sh" "$cross_arch"
+}
 
 missing=
 for pkg in $want; do
 	status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
 	[ "$status" = installed ] || missing="$missing $pkg"
 done
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+	cross_sysroot
+	exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "rtla needs these Debian packages; run as root:" >&2
@@ -55,3 +73,4 @@ done
 apt-get install -y -qq --no-install-recommends $missing >/dev/null || {
 	apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing >/dev/null
 }
+cross_sysroot

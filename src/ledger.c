@@ -19,6 +19,7 @@
 #include "guardian.h"
 #include "ledger.h"
 #include "msg.h"
+#include "owned.h"
 #include "sysroot.h"
 
 static const char *errno_name(int err)
@@ -159,7 +160,8 @@ static int take_lock(struct ledger *l)
 	int ret;
 
 	if ((ret = mkdir_parents(l->record))) {
-		err_msg("cannot create the folder of %s: %s", l->record, strerror(-ret));
+		err_msg("cannot create the folder of %s: %s%s", l->record, strerror(-ret),
+			rtla_run_dir_hint());
 		return ret;
 	}
 	for (int tries = 0; tries < 20; tries++) {

@@ -276,3 +276,50 @@ void owned_unmark(const char *mark_dir, const char *path)
 	if (!mark_file(mark_dir, path, file, sizeof(file)))
 		unlink(file);
 }
+
+static const char *run_dir_choice(bool *found)
+{
+	static const char *const dirs[][2] = {
+		{ "/run", "/run/rtla" }, { "/dev/shm", "/dev/shm/rtla" }, { "/tmp", "/tmp/rtla" },
+	};
+	struct stat st;
+
+	*found = true;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (!stat(dirs[i][1], &st) && S_ISDIR(st.st_mode))
+			return dirs[i][1];
+		if (!stat(dirs[i][0], &st) && S_ISDIR(st.st_mode) && !access(dirs[i][0], W_OK))
+			return dirs[i][1];
+	}
+	*found = false;
+	return dirs[0][1];
+}
+
+const char *rtla_run_path(const char *name)
+{
+	/* the three names in use, each built once */
+	static char paths[3][64];
+	static const char *names[3];
+	bool found;
+	const char *dir = run_dir_choice(&found);
+
+	if (!*name)
+		return dir;
+	for (int i = 0; i < 3; i++) {
+		if (!names[i]) {
+			names[i] = name;
+			snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, name);
+		}
+		if (names[i] == name || !strcmp(names[i], name))
+			return paths[i];
+	}
+	return dir;
+}
+
+const char *rtla_run_dir_hint(void)
+{
+	bool found;
+
+	run_dir_choice(&found);
+	return found ? "" : " (/run, /dev/shm and /tmp are missing or read-only: mount a tmpfs on one)";
+}

@@ -9,9 +9,19 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#define RTLA_RUN_DIR	"/run/rtla"
+/*
+ * The folder of rtla's run records (the osnoise state, ownership marks):
+ * /run/rtla; on a board whose /run is missing or read-only, /dev/shm/rtla or
+ * else /tmp/rtla, the first whose parent is a writable folder (or that
+ * exists already), so that every run on the machine agrees on it. When none
+ * can be written, /run/rtla, whose error names it (rtla_run_dir_hint()).
+ */
+const char *rtla_run_path(const char *name);
+/* Why the record's folder could not be created, for an error line; "" if it could. */
+const char *rtla_run_dir_hint(void);
+#define RTLA_RUN_DIR	rtla_run_path("")
 /* ownership marks of the directories (tracefs instances) rtla creates */
-#define RTLA_OWNED_DIR	RTLA_RUN_DIR "/owned"
+#define RTLA_OWNED_DIR	rtla_run_path("owned")
 
 /* Mark PATH, just created by this process, whose guardian is GUARDIAN. 0 or -errno. */
 int owned_mark(const char *mark_dir, const char *path, pid_t guardian);

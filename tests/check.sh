@@ -5,7 +5,7 @@
 # "check: N passed, N failed, N skipped". Each tier speaks TAP; a tier that
 # dies without reporting its tests counts as one failure.
 #
-#   tests/check.sh --build DIR [--asan DIR] [--fuzz DIR] [--tier NAME]...
+#   tests/check.sh --build DIR [--asan DIR] [--fuzz DIR] [--arm64 DIR] [--tier NAME]...
 #   NAME: unit, unit-asan, cli, cli-asan, fuzz, fixtures, host or vm
 #   RTLA_SKIP_VM=1 skips the VM tier (quick local runs; CI always runs it).
 #
@@ -13,21 +13,24 @@
 # unit or cli tier is then run again on it as unit-asan or cli-asan. --fuzz
 # DIR names the libFuzzer targets ("make fuzz-build"): tier fuzz gives each a
 # short run of a fixed number of inputs. --tier takes these names too.
-# RTLA_SKIP_SAN=1 skips the three sanitizer tiers.
+# RTLA_SKIP_SAN=1 skips the three sanitizer tiers. --arm64 DIR names the
+# arm64 bundle ("make bundle-arm64"): the vm tier then boots the arm64 guest too.
 set -u
 cd "$(dirname "$0")/.."
 
 build=build
 asan=
 fuzz=
+arm64=
 tiers=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) build=$2; shift 2 ;;
 	--asan) asan=$2; shift 2 ;;
 	--fuzz) fuzz=$2; shift 2 ;;
+	--arm64) arm64=$2; shift 2 ;;
 	--tier) tiers+=("$2"); shift 2 ;;
-	*) echo "usage: $0 --build DIR [--asan DIR] [--fuzz DIR] [--tier NAME]..." >&2; exit 1 ;;
+	*) echo "usage: $0 --build DIR [--asan DIR] [--fuzz DIR] [--arm64 DIR] [--tier NAME]..." >&2; exit 1 ;;
 	esac
 done
 if [ ${#tiers[@]} -eq 0 ]; then
@@ -147,7 +150,7 @@ for tier in "${tiers[@]}"; do
 		if [ -n "${RTLA_SKIP_VM:-}" ]; then
 			echo "# tier vm skipped: RTLA_SKIP_VM is set"
 		elif [ -x tests/kernel/vm-tier.sh ]; then
-			run_tier vm tests/kernel/vm-tier.sh --rtla "$RTLA"
+			run_tier vm tests/kernel/vm-tier.sh --rtla "$RTLA" ${arm64:+--arm64 "$arm64"}
 		fi
 		;;
 	*) echo "unknown tier $tier" >&2; exit 1 ;;

@@ -450,6 +450,7 @@ int cmd_dhry(int argc, char **argv)
 		.threshold = DEFAULT_THRESHOLD,
 	};
 	const char *fault = getenv("RTLA_DHRY_FAULT_CPU");
+	const char *term;
 	char err[PARSE_ERR_MAX];
 	struct dhry_result *res = NULL;
 	struct out_table *t = NULL;
@@ -479,7 +480,12 @@ int cmd_dhry(int argc, char **argv)
 			goto out;
 		}
 	}
-	c.run.progress = isatty(STDERR_FILENO);
+	/*
+	 * The progress line is redrawn with \r and ESC[K: a terminal that
+	 * cannot erase (TERM=dumb, a serial console with no TERM) gets none.
+	 */
+	term = getenv("TERM");
+	c.run.progress = isatty(STDERR_FILENO) && term && *term && strcmp(term, "dumb");
 	/* the tests' way to see a wrong final value reported as such */
 	if (fault && *fault) {
 		c.run.fault = true;

@@ -14,7 +14,7 @@
 #include "ledger.h"
 #include "owned.h"
 
-#define OSNOISE_STATE_FILE	RTLA_RUN_DIR "/osnoise.state"
+#define OSNOISE_STATE_FILE	rtla_run_path("osnoise.state")
 
 /* name, file under tracefs */
 #define OSNOISE_KNOBS \

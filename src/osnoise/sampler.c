@@ -220,6 +220,30 @@ static void flush(struct sampler *s, struct noise_run *run)
 static void sampler_teardown(struct noise_run *run);
 
 /*
+ * What CLOCK_MONOTONIC_RAW counts with, for the trace's header: on arm64
+ * the generic timer's virtual counter (CNTVCT_EL0, read by the vDSO), whose
+ * tick is the clock's real resolution, whatever clock_getres() says.
+ */
+static const char *raw_clock_source(void)
+{
+	static char text[96];
+#if defined(__aarch64__)
+	uint64_t hz;
+
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(hz));
+	if (hz)
+		snprintf(text, sizeof(text), " (CNTVCT_EL0 at %.3f MHz: a tick is %.1f ns)",
+			 hz / 1e6, 1e9 / hz);
+#else
+	struct timespec res;
+
+	if (!clock_getres(CLOCK_MONOTONIC_RAW, &res))
+		snprintf(text, sizeof(text), " (resolution %ld ns)", res.tv_nsec);
+#endif
+	return text;
+}
+
+/*
  * Without the TSC the spinner reads CLOCK_MONOTONIC_RAW, which the vDSO
  * serves only from clocksources user space can read; with any other each
  * read is a system call, and the loop's resolution suffers.
@@ -479,7 +503,7 @@ static int sampler_save_trace(struct noise_run *run, const char *path)
 	if (s->clock.tsc)
 		fprintf(f, "# spinner clock: TSC at %.3f MHz; ", s->clock.mhz);
 	else
-		fprintf(f, "# spinner clock: CLOCK_MONOTONIC_RAW; ");
+		fprintf(f, "# spinner clock: CLOCK_MONOTONIC_RAW%s; ", raw_clock_source());
 	fprintf(f, "trace clock: %s; TIME is CLOCK_MONOTONIC_RAW\n", smp_trace_clock(s->trace));
 	if (st->hit)
 		fprintf(f, "# stop: %s noise of %lld us on cpu %d\n", st->reason, st->value_us,

@@ -274,3 +274,13 @@ bad_input() {
 		[ "${stderr_lines[-1]}" = "rtla: write error: No space left on device" ]
 	done
 }
+
+@test "on a terminal the progress line is drawn with ESC[K; TERM=dumb and no TERM get none" {
+	command -v script >/dev/null || skip "script(1) is not installed"
+	TERM=xterm script -qec "$RTLA dhry -c 0 -i 20000 >/dev/null" /dev/null >"$tmp/xterm"
+	grep -q $'\033\\[K' "$tmp/xterm"
+	TERM=dumb script -qec "$RTLA dhry -c 0 -i 20000 >/dev/null" /dev/null >"$tmp/dumb"
+	! grep -q $'\033\\[K' "$tmp/dumb"
+	env -u TERM script -qec "$RTLA dhry -c 0 -i 20000 >/dev/null" /dev/null >"$tmp/none"
+	! grep -q $'\033\\[K' "$tmp/none"
+}

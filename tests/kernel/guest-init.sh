@@ -12,6 +12,9 @@
 #   rtla_vm_timeout=S    the watchdog: power off after S seconds whatever happens
 #   rtla_vm_file_timeout=S   a test file that runs longer is killed
 #   rtla_vm_shard=N      run only the test files listed in /vm/shards/KERNEL.N
+#   rtla_vm_ports=hvc    results on /dev/hvc0, stderr on /dev/hvc1 (virtio
+#                        consoles: arm64's -M virt has one UART), console ttyAMA0
+#   rtla_vm_board=1      a board: no /run, no /dev/shm, no /etc/passwd
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C LC_ALL=C TERM=dumb
@@ -23,9 +26,16 @@ unset rtla_vm
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
-mkdir -p /dev/pts /dev/shm /tmp /run /root
+OUT=/dev/ttyS1 ERR=/dev/ttyS2 CON=/dev/ttyS0
+if [ "${rtla_vm_ports:-}" = hvc ]; then
+	OUT=/dev/hvc0 ERR=/dev/hvc1 CON=/dev/ttyAMA0
+fi
+mkdir -p /dev/pts /tmp /root
 mount -t devpts devpts /dev/pts
-mount -t tmpfs tmpfs /dev/shm
+if [ -z "${rtla_vm_board:-}" ]; then
+	mkdir -p /dev/shm /run
+	mount -t tmpfs tmpfs /dev/shm
+fi
 mount -t tracefs tracefs /sys/kernel/tracing
 mount -t debugfs debugfs /sys/kernel/debug
 # rtla -C (and the 6.12 RT kernel's osnoise cgroup handling) needs cgroup2.
@@ -37,14 +47,14 @@ ln -sf /proc/self/fd/2 /dev/stderr
 hostname rtla-vm
 
 # Raw ports: no \r added, nothing echoed back.
-for port in /dev/ttyS1 /dev/ttyS2; do
+for port in $OUT $ERR; do
 	stty -F "$port" raw -echo
 done
-exec 3>/dev/ttyS1 4>/dev/ttyS2 5>/dev/ttyS0 </dev/null
+exec 3>$OUT 4>$ERR 5>$CON </dev/null
 
 # Wait until the ports have sent all they hold, then power off.
 finish() {
-	for port in /dev/ttyS1 /dev/ttyS2 /dev/ttyS0; do
+	for port in $OUT $ERR $CON; do
 		stty -F "$port" -echo 2>/dev/null
 	done
 	sync

@@ -4,6 +4,7 @@
 #
 #   tests/kernel/vm-tier.sh --rtla PATH [--kernel 6.12|6.1|all] [--only FILE]
 #   tests/kernel/vm-tier.sh [--rtla PATH] [--kernel 6.12|6.1|all] --cmd 'COMMAND'
+#   tests/kernel/vm-tier.sh --arm64 BUNDLE [--kernel arm64|all] [--only FILE|--cmd 'COMMAND']
 #
 # Without --cmd: runs the guest tests of each kernel (guest-all/ and
 # guest-KERNEL/ beside this script; --only runs one file) and prints their TAP,
@@ -15,7 +16,10 @@
 #
 # Options:
 #   --rtla PATH     our rtla, installed in the guest as /usr/local/bin/rtla
-#   --kernel K      6.12, 6.1 or all (default: all; 6.12 with --cmd; with
+#   --arm64 DIR     the arm64 bundle (make CROSS_COMPILE=aarch64-linux-gnu- bundle):
+#                   adds the arm64 guest (guest-arm64/ tests), a board with
+#                   only DIR's files, as /opt/rtla, busybox and bats
+#   --kernel K      6.12, 6.1, arm64 or all (default: all; 6.12 with --cmd; with
 #                   --only, the kernel of the file's folder)
 #   --only FILE     run only this test file (.bats or .sh)
 #   --cmd COMMAND   run COMMAND in the guest instead of the tests
@@ -33,11 +37,12 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
-rtla="" kernel="" only="" cmd="" have_cmd=0 keep=0
+rtla="" arm64="" kernel="" only="" cmd="" have_cmd=0 keep=0
 while (($#)); do
 	case $1 in
 	--rtla) rtla=${2:?--rtla needs a path}; shift 2 ;;
-	--kernel) kernel=${2:?--kernel needs 6.12, 6.1 or all}; shift 2 ;;
+	--arm64) arm64=${2:?--arm64 needs the bundle folder}; shift 2 ;;
+	--kernel) kernel=${2:?--kernel needs 6.12, 6.1, arm64 or all}; shift 2 ;;
 	--only) only=${2:?--only needs a file}; shift 2 ;;
 	--cmd) cmd=${2?--cmd needs a command}; have_cmd=1; shift 2 ;;
 	--keep) keep=1; shift ;;
@@ -54,11 +59,16 @@ file_timeout=${RTLA_VM_FILE_TIMEOUT:-300}
 if ((have_cmd)) && [[ -z ${cmd//[[:space:]]/} ]]; then
 	vm_die "--cmd is empty: give the command to run, e.g. --cmd 'rtla hwnoise -d 3s -q'"
 fi
+if [[ -n $arm64 ]]; then
+	[[ -x $arm64/rtla ]] || vm_die "--arm64 $arm64: no rtla in it (make CROSS_COMPILE=aarch64-linux-gnu- bundle)"
+fi
 if [[ -n $rtla ]]; then
 	[[ -f $rtla && -x $rtla ]] || vm_die "--rtla $rtla: no such executable"
-elif ((!have_cmd)); then
+elif ((!have_cmd)) && [[ $kernel != arm64 && ${only:-} != */guest-arm64/* ]]; then
 	vm_die "--rtla PATH is needed: the rtla to test"
 fi
+# The folders of tests a kernel runs: guest-all/ is for the x86 guests.
+test_dirs() { if [[ $1 == arm64 ]]; then echo arm64; else echo all "$1"; fi; }
 
 # The test files, by kernel folder name (all, 6.12, 6.1).
 declare -A tests
@@ -67,11 +77,11 @@ if [[ -n $only ]]; then
 	[[ $only == *.bats || $only == *.sh ]] || vm_die "--only $only: a test file ends in .bats or .sh"
 	folder=$(basename "$(cd "$(dirname "$only")" && pwd)")
 	case $folder in
-	guest-6.12 | guest-6.1) tests[${folder#guest-}]=$only; : "${kernel:=${folder#guest-}}" ;;
+	guest-6.12 | guest-6.1 | guest-arm64) tests[${folder#guest-}]=$only; : "${kernel:=${folder#guest-}}" ;;
 	*) tests[all]=$only ;;
 	esac
 else
-	for k in all "${VM_KERNELS[@]}"; do
+	for k in all "${VM_KERNELS[@]}" ${arm64:+arm64}; do
 		for f in "$HERE/guest-$k"/*.bats "$HERE/guest-$k"/*.sh; do
 			if [[ -f $f ]]; then tests[$k]+="$f"$'\n'; fi
 		done
@@ -83,10 +93,13 @@ else
 	: "${kernel:=all}"
 fi
 case $kernel in
-all) kernels=("${VM_KERNELS[@]}") ;;
+all) kernels=("${VM_KERNELS[@]}" ${arm64:+arm64}) ;;
 6.12 | 6.1) kernels=("$kernel") ;;
-*) vm_die "--kernel $kernel: use 6.12, 6.1 or all" ;;
+arm64) [[ -n $arm64 ]] || vm_die "--kernel arm64 needs --arm64 BUNDLE"; kernels=(arm64) ;;
+*) vm_die "--kernel $kernel: use 6.12, 6.1, arm64 or all" ;;
 esac
+x86=0
+for k in "${kernels[@]}"; do [[ $k == arm64 ]] || x86=1; done
 if [[ -n $only && $kernel != all && -z ${tests[all]:-} && -z ${tests[$kernel]:-} ]]; then
 	vm_die "--only $only is a test of another kernel than $kernel"
 fi
@@ -150,7 +163,7 @@ plan_guests() {
 	local -a files load
 	for k in "${kernels[@]}"; do
 		kw[$k]=0 kn[$k]=0
-		for d in all "$k"; do
+		for d in $(test_dirs "$k"); do
 			while read -r f; do
 				[[ -n $f ]] || continue
 				kw[$k]=$((kw[$k] + $(weight "$k" "$d" "$f"))) kn[$k]=$((kn[$k] + 1))
@@ -175,7 +188,7 @@ plan_guests() {
 			continue
 		fi
 		# Heaviest file first onto the lightest shard.
-		mapfile -t files < <(for d in all "$k"; do
+		mapfile -t files < <(for d in $(test_dirs "$k"); do
 			while read -r f; do
 				[[ -n $f ]] && echo "$(weight "$k" "$d" "$f") $d/${f##*/}"
 			done <<<"${tests[$d]:-}"
@@ -239,12 +252,21 @@ tier_fail() {
 	exit 1
 }
 
-command -v qemu-system-x86_64 >/dev/null ||
-	tier_fail "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+if ((x86)); then
+	command -v qemu-system-x86_64 >/dev/null ||
+		tier_fail "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+fi
+if [[ -n $arm64 ]]; then
+	command -v qemu-system-aarch64 >/dev/null ||
+		tier_fail "qemu-system-aarch64 is not installed (apt-get install qemu-system-arm)"
+fi
 for tool in timeout tail ldd find date awk; do
 	command -v "$tool" >/dev/null || tier_fail "vm-tier.sh needs '$tool', which is not installed"
 done
 "$HERE/fetch.sh" || tier_fail "could not fill the download cache $VM_CACHE (tests/kernel/fetch.sh)"
+if [[ " ${kernels[*]} " == *" arm64 "* ]]; then
+	"$HERE/fetch-arm64.sh" || tier_fail "could not fill the arm64 download cache $VM_CACHE/arm64 (tests/kernel/fetch-arm64.sh)"
+fi
 # The pata_parport modules for the 6.12 guest (built once per kernel release),
 # for its parport tests and for --cmd. Without them only the parport tests
 # fail, and say why.
@@ -346,6 +368,7 @@ build_initramfs() {
 	# the shell gate of rtla-hwnoise(1), which a guest test runs as the page has it
 	"$HERE/../fixtures/gates/man-example.sh" shell >"$ROOT/vm/lib/gate.sh"
 	for k in "${!tests[@]}"; do
+		[[ $k != arm64 ]] || continue    # the arm64 guest has an initramfs of its own
 		while read -r f; do
 			if [[ -n $f ]]; then cp "$f" "$ROOT/vm/tests/$k/"; fi
 		done <<<"${tests[$k]}"
@@ -364,6 +387,43 @@ build_initramfs() {
 	}
 }
 
+# The arm64 guest is a board: busybox, the bundle in /opt/rtla, and for the
+# tests bash and bats; no /etc/passwd, no /run (guest-init.sh, rtla_vm_board).
+build_initramfs_arm64() {
+	local r=$TMP/root-arm64 a=$VM_CACHE/arm64 applet f
+	mkdir -p "$r"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,etc,proc,sys,dev,tmp,root,opt} "$r/vm/tests/arm64" "$r/vm/lib"
+	cp "$a/busybox/busybox" "$r/bin/busybox"
+	# the list of applets from the x86 busybox of the same Debian version
+	for applet in $("$BUSYBOX" --list-full); do
+		[[ $applet == linuxrc || -e $r/$applet ]] && continue
+		mkdir -p "$r/$(dirname "$applet")"
+		ln -s /bin/busybox "$r/$applet"
+	done
+	cp "$a/bash/bash" "$r/bin/bash"
+	ln -s /bin/bash "$r/usr/bin/bash"
+	cp -a "$arm64/." "$r/opt/rtla/"
+	ln -s /opt/rtla/rtla "$r/usr/local/bin/rtla"
+	cp -a "$a/peer" "$r/opt/peer"
+	ln -s /opt/peer/bin/rtla "$r/usr/bin/rtla-peer"
+	cp -a "$VM_CACHE/bats/usr/." "$r/usr/"
+	install -m 755 "$HERE/guest-init.sh" "$r/init"
+	for f in "$HERE"/guest-lib/*; do
+		if [[ -f $f ]]; then cp "$f" "$r/vm/lib/"; fi
+	done
+	while read -r f; do
+		if [[ -n $f ]]; then cp "$f" "$r/vm/tests/arm64/"; fi
+	done <<<"${tests[arm64]:-}"
+	if ((have_cmd)); then printf '%s\n' "$cmd" >"$r/vm/cmd"; fi
+	mkdir -p "$r/vm/shards"
+	for f in "${!shard_files[@]}"; do
+		printf '%s' "${shard_files[$f]}" >"$r/vm/shards/$f"
+	done
+	(cd "$r" && find . | "$BUSYBOX" cpio -o -H newc) >"$TMP/initrd-arm64.cpio" 2>"$TMP/cpio.log" || {
+		cat "$TMP/cpio.log" >&2
+		tier_fail "could not build the arm64 initramfs"
+	}
+}
+
 # --- booting ---------------------------------------------------------------
 
 # Boot guest $1: kernel ${gk[$1]}, running shard ${gshard[$1]} of its tests
@@ -372,7 +432,7 @@ start_guest() {
 	local g=$1 k=${gk[$1]} kdir image shard=""
 	local -a devices=()
 	kdir=$VM_CACHE/kernel-$k
-	image=$kdir/$(cat "$kdir/boot")
+	[[ $k == arm64 ]] || image=$kdir/$(cat "$kdir/boot")
 	[[ -n ${gshard[$g]} ]] && shard=" rtla_vm_shard=${gshard[$g]}"
 	# Two ISA parallel ports for the pata_parport tests; unseen until a
 	# test loads parport_pc.
@@ -385,6 +445,24 @@ start_guest() {
 	: >"$TMP/$g.out"
 	: >"$TMP/$g.err"
 	started[$g]=$EPOCHREALTIME
+	if [[ $k == arm64 ]]; then
+		# One UART on -M virt: the results and stderr go to two virtio
+		# consoles (hvc0, hvc1). Pointer authentication emulated the
+		# cheap way (pauth-impdef) boots in a third of the time.
+		# shellcheck disable=SC2054 # qemu's own comma-separated properties
+		timeout -k 5 "$guest_timeout" qemu-system-aarch64 \
+			-M virt -cpu max,pauth-impdef=on -accel tcg,thread=single -smp 2 -m 1G \
+			-nodefaults -no-user-config -display none -no-reboot \
+			-kernel "$VM_CACHE/arm64/kernel/Image" -initrd "$TMP/initrd-arm64.cpio" \
+			-append "console=ttyAMA0 quiet panic=-1 rtla_vm=arm64 rtla_vm_ports=hvc rtla_vm_board=1 rtla_vm_timeout=$((guest_timeout - 15)) rtla_vm_file_timeout=$file_timeout$shard" \
+			-serial "file:$TMP/$g.console" \
+			-device virtio-serial-pci \
+			-chardev "file,id=out,path=$TMP/$g.out" -device virtconsole,chardev=out \
+			-chardev "file,id=err,path=$TMP/$g.err" -device virtconsole,chardev=err \
+			-pidfile "$TMP/$g.pid" </dev/null >"$TMP/$g.qemu.log" 2>&1 &
+		qpid[$g]=$!
+		return
+	fi
 	timeout -k 5 "$guest_timeout" qemu-system-x86_64 \
 		-accel tcg,thread=single -smp 2 -m 1G \
 		-nodefaults -no-user-config -display none -no-reboot \
@@ -540,7 +618,8 @@ run_cmd() {
 }
 
 ((have_cmd)) || plan_guests
-build_initramfs
+((x86)) && build_initramfs
+[[ " ${kernels[*]} " == *" arm64 "* ]] && build_initramfs_arm64
 
 if ((have_cmd)); then
 	cmd_status=0
