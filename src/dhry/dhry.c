@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "cpuspec.h"
 #include "json.h"
 #include "msg.h"
 #include "output.h"
@@ -87,7 +88,8 @@ static void usage(FILE *f);
 #define XSTR(x) STR(x)
 
 static const struct cli_option options[] = {
-	CLI_VALUE('c', "cpus", "CPUS", "CPUs to measure (default: every online CPU)",
+	CLI_VALUE('c', "cpus", "CPUS", "CPUs to measure: a list, or online, isolated,\n"
+		  "nohz_full, housekeeping (default: every online CPU)",
 		  .complete = CLI_COMP_CPUS),
 	CLI_VALUE('i', "iterations", "N", "exactly N runs through Dhrystone on each CPU\n"
 		  "(at most 2147483637)"),
@@ -175,7 +177,7 @@ static int parse_args(int argc, char **argv, struct dhry_cmd *c)
 	return 0;
 }
 
-/* The CPUs to run on: -c's list, each online and allowed, or all such CPUs. */
+/* The CPUs to run on: -c's list or word, each online and allowed, or all such CPUs. */
 static int choose_cpus(const char *arg, cpu_set_t *set)
 {
 	cpu_set_t online, allowed;
@@ -197,7 +199,7 @@ static int choose_cpus(const char *arg, cpu_set_t *set)
 		}
 		return 0;
 	}
-	if (parse_cpu_list(arg, sysroot_nr_cpus(), set, err)) {
+	if (cpuspec_parse(arg, sysroot_nr_cpus(), set, err)) {
 		err_msg("-c: %s", err);
 		return -EINVAL;
 	}

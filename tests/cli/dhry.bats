@@ -168,6 +168,20 @@ bad_input() {
 	[ "$output" = "$cpus" ]
 }
 
+@test "-c takes the CPU words; a word naming no CPU is an error" {
+	run --separate-stderr "$RTLA" dhry -i 1000 -c online -o CPU -n --raw
+	[ "$status" -eq 0 ]
+	[ "$output" = "$cpus" ]
+	iso=$(cat /sys/devices/system/cpu/isolated)
+	if [ -z "$iso" ]; then
+		bad_input -c isolated -i 1000
+		[ "$stderr" = "rtla dhry: -c: 'isolated': this machine has no isolated CPU (boot with isolcpus=)" ]
+	else
+		run --separate-stderr "$RTLA" dhry -i 1000 -c isolated -o CPU -n --raw
+		[ "$status" -eq 0 ]
+	fi
+}
+
 @test "--sequential and --parallel run every CPU and say which mode ran" {
 	run --separate-stderr "$RTLA" dhry -i 1000 --sequential -J
 	[ "$status" -eq 0 ]
