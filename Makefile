@@ -146,14 +146,14 @@ $(DHRY_OBJS): $(BUILD)/%.o: %.c | pkgcheck
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(DHRY_CFLAGS) -c -o $@ $<
 
 # rtla mdwe's BPF reader: src/mdwe_check/mdwe.bpf.c compiled by clang into a
-# CO-RE object and embedded as a libbpf skeleton. Without clang, bpftool or
+# CO-RE object and embedded as a libbpf light skeleton (bpftool gen skeleton
+# -L: a loader program has the kernel fit it, rtla links no libbpf and never
+# parses the kernel's BTF itself). Without clang, bpftool or
 # libbpf-dev the skeleton is a stub and rtla builds without the reader (and
 # says so when asked). Decided when the recipe runs, as pkg_cflags above.
 BPF_CLANG ?= clang
 BPFTOOL   ?= $(firstword $(shell command -v bpftool 2>/dev/null) $(wildcard /usr/sbin/bpftool))
 MDWE_SKEL := $(BUILD)/gen/mdwe.skel.h
-bpf_libs   = $(shell if [ -f $(MDWE_SKEL) ] && ! grep -qs MDWE_NO_BPF $(MDWE_SKEL); then \
-		$(PKG_CONFIG) --libs libbpf; fi)
 
 $(MDWE_SKEL): src/mdwe_check/mdwe.bpf.c | pkgcheck
 	@mkdir -p $(dir $@)
@@ -167,7 +167,7 @@ $(MDWE_SKEL): src/mdwe_check/mdwe.bpf.c | pkgcheck
 	else \
 		printf '  %-7s %s\n' BPF $(BUILD)/gen/mdwe.bpf.o; \
 		$(BPF_CLANG) -g -O2 -target bpf -Wall -c $< -o $(BUILD)/gen/mdwe.bpf.o && \
-		$(BPFTOOL) gen skeleton $(BUILD)/gen/mdwe.bpf.o name mdwe_bpf >$@.tmp && mv $@.tmp $@; \
+		$(BPFTOOL) gen skeleton -L $(BUILD)/gen/mdwe.bpf.o name mdwe_bpf >$@.tmp && mv $@.tmp $@; \
 	fi
 
 $(BUILD)/src/mdwe_check/bpf.o: $(MDWE_SKEL)
@@ -179,13 +179,13 @@ $(LIB): $(OBJS) $(DHRY_OBJS)
 
 $(RTLA): $(BUILD)/src/main.o $(LIB)
 	$(call quiet,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(pkg_libs) $(bpf_libs) -lpthread -lm
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(pkg_libs) -lpthread -lm
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(LIB) tests/unit/tap.h | pkgcheck
 	$(call quiet,CC,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(LDFLAGS) -Itests/unit -o $@ $< $(LIB) \
-		$(pkg_libs) $(bpf_libs) -lpthread -lm
+		$(pkg_libs) -lpthread -lm
 
 $(BUILD)/man/%.1: Documentation/%.rst
 	$(call quiet,RST2MAN,$@)
@@ -238,9 +238,7 @@ BUNDLE_NAME := rtla-$(VERSION)-$(BUNDLE_ARCH)
 BUNDLE_DIR  := $(BUILD)/bundle/$(BUNDLE_NAME)
 STATIC_RTLA := $(BUILD)/rtla-static
 STRIP       ?= $(CROSS_COMPILE)strip
-static_libs = $(shell $(PKG_CONFIG) --static --libs $(PKG_NAMES)) \
-	$(shell if [ -f $(MDWE_SKEL) ] && ! grep -qs MDWE_NO_BPF $(MDWE_SKEL); then \
-		$(PKG_CONFIG) --static --libs libbpf; fi)
+static_libs = $(shell $(PKG_CONFIG) --static --libs $(PKG_NAMES))
 
 .PHONY: bundle
 $(STATIC_RTLA): $(BUILD)/src/main.o $(LIB) $(BUILD)/src/static/sd_stub.o | pkgcheck

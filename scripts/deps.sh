@@ -10,9 +10,9 @@ set -eu
 
 build="gcc make pkg-config libtracefs-dev libtraceevent-dev libproc2-dev
 libncurses-dev libcap-dev libsmartcols-dev python3-docutils"
-# rtla mdwe's BPF reader: clang compiles it, bpftool makes its skeleton,
-# libbpf loads it (libelf and zlib are libbpf's own)
-build="$build clang bpftool libbpf-dev libelf-dev zlib1g-dev"
+# rtla mdwe's BPF reader: clang compiles it against libbpf's headers and
+# bpftool makes its light skeleton (no libbpf at run time); zlib: rtla capture
+build="$build clang bpftool libbpf-dev zlib1g-dev"
 check="$build bats tmux libcap2-bin util-linux procps psmisc python3 cpio xz-utils zstd
 qemu-system-x86 qemu-utils bash-completion man-db libfuse3-3"
 # clang builds the fuzz targets; check runs each one briefly

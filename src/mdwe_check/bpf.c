@@ -2,13 +2,14 @@
 /*
  * bpf - every process's MDWE flags from one pass of a BPF task iterator.
  *
- * The program (mdwe.bpf.c) is embedded as a libbpf skeleton generated at
- * build time; a build machine without clang, bpftool or libbpf-dev gets a
- * stub skeleton instead (the Makefile), and this reader then says so. The
- * iterator stops no process and changes nothing: it reads mm->flags.
+ * The programs (mdwe.bpf.c) are embedded as a libbpf "light" skeleton
+ * generated at build time (bpftool gen skeleton -L): raw bpf() calls, no
+ * libbpf at run time. A build machine without clang, bpftool or libbpf-dev
+ * gets a stub skeleton instead (the Makefile), and this reader then says
+ * so. The iterators stop no process and change nothing: they read
+ * mm->flags and the VMAs' flags.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +58,8 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 
 #else
 
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+#include <sys/syscall.h>
 
 static double now_ms(void)
 {
@@ -88,29 +89,6 @@ bool mdwe_bpf_built(void)
 	return true;
 }
 
-/* libbpf's own messages: kept for -D, the last warning for the reason. */
-static char libbpf_last[256];
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char *line;
-	size_t n;
-
-	if (level == LIBBPF_DEBUG && !msg_debug_enabled())
-		return 0;
-	/* a verifier log comes as one message of many lines */
-	if (vasprintf(&line, fmt, ap) < 0)
-		return 0;
-	n = strlen(line);
-	while (n && line[n - 1] == '\n')
-		line[--n] = '\0';
-	if (level != LIBBPF_DEBUG)
-		snprintf(libbpf_last, sizeof(libbpf_last), "%s", line);
-	debug_msg("%s", line);
-	free(line);
-	return 0;
-}
-
 /* The likely cause of a failed load, in words a user can act on. */
 static void explain_load(int err, char *why, size_t len)
 {
@@ -136,8 +114,9 @@ static void explain_load(int err, char *why, size_t len)
 			 strerror(-err));
 		return;
 	}
-	snprintf(why, len, "the BPF reader failed to load: %s%s%s", strerror(-err),
-		 libbpf_last[0] ? ": " : "", libbpf_last);
+	/* the loader is a BPF_PROG_TYPE_SYSCALL program using the kernel's own CO-RE */
+	snprintf(why, len, "the BPF reader failed to load: %s (it needs Linux 5.17 or later)",
+		 strerror(-err));
 }
 
 /* Append the records in BUF[0..N) to SET, merging a process's threads. */
@@ -181,17 +160,20 @@ static void merge_threads(struct mdwe_flags_set *set)
 	set->nr = out;
 }
 
-/* Read an iterator to its end into a growing buffer: its length, or -errno. */
-static ssize_t read_iter(struct bpf_program *prog, char **buf, size_t *cap)
+/* Read the iterator of the program PROG_FD to its end into a growing buffer: its length, or -errno. */
+static ssize_t read_iter(int prog_fd, char **buf, size_t *cap)
 {
-	struct bpf_link *link = bpf_program__attach_iter(prog, NULL);
+	union bpf_attr attr;
 	size_t have = 0;
 	ssize_t n, ret;
-	int fd;
+	int link, fd;
 
-	if (!link)
+	link = skel_link_create(prog_fd, 0, BPF_TRACE_ITER);
+	if (link < 0)
 		return -errno;
-	fd = bpf_iter_create(bpf_link__fd(link));
+	memset(&attr, 0, sizeof(attr));
+	attr.iter_create.link_fd = link;
+	fd = syscall(__NR_bpf, BPF_ITER_CREATE, &attr, sizeof(attr));
 	if (fd < 0) {
 		ret = -errno;
 		goto out_link;
@@ -223,7 +205,7 @@ static ssize_t read_iter(struct bpf_program *prog, char **buf, size_t *cap)
 out_close:
 	close(fd);
 out_link:
-	bpf_link__destroy(link);
+	close(link);
 	return ret;
 }
 
@@ -249,28 +231,33 @@ static int add_wx(struct mdwe_flags_set *set, const char *buf, size_t n)
 }
 
 /*
- * Load the object; if the kernel refuses the VMA iterator (Linux 5.12 has
- * it), load it again without: the flags alone.
+ * Load both programs. The skeleton is a "light" one: a loader program fits
+ * them to the running kernel inside the kernel, against its own BTF, so
+ * nothing here reads and parses /sys/kernel/btf/vmlinux (megabytes: most
+ * of the cost of a load fitted in user space). With -D a failed load
+ * shows the verifier's log.
  */
-static struct mdwe_bpf *load(struct mdwe_flags_set *set, int *err)
+static struct mdwe_bpf *load(int *err)
 {
-	struct mdwe_bpf *skel = mdwe_bpf__open_and_load();
+	static char log[1 << 16];
+	struct mdwe_bpf *skel = mdwe_bpf__open();
 
-	if (skel) {
-		set->wx_known = true;
-		return skel;
-	}
-	*err = -errno;
-	snprintf(set->wx_why, sizeof(set->wx_why), "%.100s", libbpf_last);
-	skel = mdwe_bpf__open();
-	if (!skel)
+	if (!skel) {
+		*err = -ENOMEM;
 		return NULL;
-	bpf_program__set_autoload(skel->progs.mdwe_wx_vmas, false);
-	if (mdwe_bpf__load(skel)) {
+	}
+	if (msg_debug_enabled()) {
+		skel->ctx.log_level = 1;
+		skel->ctx.log_size = sizeof(log);
+		skel->ctx.log_buf = (uintptr_t)log;
+	}
+	*err = mdwe_bpf__load(skel);
+	if (*err) {
+		if (log[0])
+			debug_msg("BPF: verifier log: %s", log);
 		mdwe_bpf__destroy(skel);
 		return NULL;
 	}
-	debug_msg("BPF: the VMA iterator did not load (%s): W+X from /proc", set->wx_why);
 	return skel;
 }
 
@@ -284,16 +271,14 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 	int err = 0;
 
 	memset(set, 0, sizeof(*set));
-	libbpf_set_print(libbpf_print);
-	libbpf_last[0] = '\0';
-	skel = load(set, &err);
+	skel = load(&err);
 	if (!skel) {
 		explain_load(err, why, len);
 		return err;
 	}
 	set->load_ms = now_ms() - t0;
 	t0 = now_ms();
-	n = read_iter(skel->progs.mdwe_tasks, &buf, &cap);
+	n = read_iter(skel->progs.mdwe_tasks.prog_fd, &buf, &cap);
 	if (n < 0) {
 		err = n;
 		snprintf(why, len, "the BPF task iterator failed: %s%s", strerror(-err),
@@ -306,16 +291,15 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 		goto out;
 	}
 	merge_threads(set);
-	if (set->wx_known) {
-		n = read_iter(skel->progs.mdwe_wx_vmas, &buf, &cap);
-		if (n < 0 || add_wx(set, buf, n)) {
-			snprintf(set->wx_why, sizeof(set->wx_why), "the VMA iterator failed: %s",
-				 strerror(n < 0 ? -n : EINVAL));
-			debug_msg("BPF: %s: W+X from /proc", set->wx_why);
-			for (size_t i = 0; i < set->nr; i++)
-				set->task[i].wx_count = set->task[i].wx_bytes = 0;
-			set->wx_known = false;
-		}
+	set->wx_known = true;
+	n = read_iter(skel->progs.mdwe_wx_vmas.prog_fd, &buf, &cap);
+	if (n < 0 || add_wx(set, buf, n)) {
+		snprintf(set->wx_why, sizeof(set->wx_why), "the VMA iterator failed: %s",
+			 strerror(n < 0 ? -n : EINVAL));
+		debug_msg("BPF: %s: W+X from /proc", set->wx_why);
+		for (size_t i = 0; i < set->nr; i++)
+			set->task[i].wx_count = set->task[i].wx_bytes = 0;
+		set->wx_known = false;
 	}
 	set->iter_ms = now_ms() - t0;
 out:

@@ -6,9 +6,10 @@
  * are the whole audit of a live system in one pass through the kernel,
  * without reading (and making the kernel write) every /proc/PID/maps.
  *
- * Compiled once with clang into a CO-RE object that libbpf fits to the
- * running kernel's BTF at load time. The kernel types are declared here,
- * only with the fields read: libbpf finds them by name in the kernel's BTF,
+ * Compiled once with clang into a CO-RE object; its light skeleton's loader
+ * program has the kernel fit it to its own BTF at load time. The kernel
+ * types are declared here, only with the fields read, found by name in the
+ * kernel's BTF,
  * so no vmlinux.h of the build machine is baked in. mm->flags changed type
  * in 6.18 (mm_flags_t, a bitmap in a struct); the two "flavours" of
  * mm_struct below describe the two layouts and exactly one of them matches
