@@ -6,8 +6,8 @@
 # /proc/*/maps for W+X mappings (grep names the file of each match, awk
 # counts them per process), side by side in one run. Goal: at most half of
 # the scan's time. The BPF reader's load and iteration are reported apart
-# (rtla mdwe -D): the load is mostly libbpf parsing the kernel's BTF, and on
-# a busy machine it swings from a few to tens of milliseconds.
+# (rtla mdwe -D): the load is the kernel verifying the programs and fitting
+# them to its BTF (a light skeleton: rtla itself parses no BTF).
 #
 #   RTLA=build/rtla bench/mdwe/run.sh      (or: bench/run.sh --build build mdwe)
 #   EXTRA=2000 RUNS=30 to change the load and the repetitions
