@@ -205,6 +205,12 @@ struct noise_backend {
 	 * at hand, so the final table is never empty for no reason
 	 */
 	int (*collect)(struct noise_run *run);
+	/*
+	 * optional: sleep up to TIMEOUT_MS or until WAKE_FD is readable, and
+	 * hand over data as it lands where reading it later would disturb the
+	 * measured CPUs; 1 when it handed something over (it returns then)
+	 */
+	int (*wait)(struct noise_run *run, int wake_fd, int timeout_ms);
 	/* did the measurement stop by itself (a -s/-S condition)? */
 	bool (*stopped)(struct noise_run *run);
 	/* stop measuring now; async-signal-safe, called from signal handlers */

@@ -186,24 +186,38 @@ static double tick_s(const struct noise_run *run)
 	return tick > 1.0 ? tick : 1.0;
 }
 
+/*
+ * Sleep WAIT_MS, or less when a signal wakes the loop; a backend with a
+ * wait() of its own may hand data over meanwhile (and return early).
+ */
+static void backend_wait(struct noise_run *run, int wait_ms)
+{
+	struct pollfd wake = { .fd = wake_fds[0], .events = POLLIN };
+
+	if (run->backend->wait)
+		run->backend->wait(run, wake_fds[0], wait_ms);
+	else
+		poll(&wake, 1, wait_ms);
+}
+
 /* Sleep up to one tick, or until the deadline; false when the run must end. */
 static bool wait_tick(struct noise_run *run, struct tui *tui, const struct timespec *t0)
 {
-	double tick = tick_s(run);
-	double left = run->params->duration_s ? run->params->duration_s - seconds_since(t0) : tick;
-	struct pollfd wake = { .fd = wake_fds[0], .events = POLLIN };
+	double tick = tick_s(run), now = seconds_since(t0);
+	double until = run->params->duration_s ? run->params->duration_s : now + tick;
 
-	if (left <= 0)
+	if (until <= now)
 		return false;
-	if (left > tick)
-		left = tick;
+	if (until > now + tick)
+		until = now + tick;
 	/* q ends the run as Ctrl-C does */
-	if (tui && !tui_wait(tui, (int)(left * 1000)) && !run->stop_requested)
+	if (tui && !tui_wait(tui, (int)((until - now) * 1000)) && !run->stop_requested)
 		run->stop_requested = 1;
 	if (tui)
 		return !run->stop_requested;
-	if (!run->stop_requested)
-		poll(&wake, 1, (int)(left * 1000) + 1);	/* a signal ends it at once */
+	/* a signal ends it at once */
+	while (!run->stop_requested && (now = seconds_since(t0)) < until)
+		backend_wait(run, (int)((until - now) * 1000) + 1);
 	return !run->stop_requested;
 }
 
@@ -308,7 +322,6 @@ static void finish_periods(struct noise_run *run, const struct timespec *t0)
 	const struct noise_params *p = run->params;
 	double period_s = p->period_us / 1e6, limit = p->duration_s + (period_s < 1 ? period_s : 1);
 	unsigned due = period_s > 0 ? (unsigned)(p->duration_s / period_s) : 0;
-	struct pollfd wake = { .fd = wake_fds[0], .events = POLLIN };
 
 	/* hist shows samples, not periods: its -d is a time, as upstream's */
 	if (!p->duration_s || !run->periods || run->want_samples)
@@ -320,7 +333,7 @@ static void finish_periods(struct noise_run *run, const struct timespec *t0)
 			missing = CPU_ISSET(cpu, &p->cpus) && run->periods[cpu] < due;
 		if (!missing)
 			return;
-		poll(&wake, 1, 100);	/* each collect costs a drain: not too often */
+		backend_wait(run, 100);	/* each collect costs a drain: not too often */
 		run->backend->collect(run);
 	}
 }

@@ -6,9 +6,18 @@
  * all of them (defaults included), run the tracer in a private instance,
  * read its per-period ftrace:osnoise summaries, and put everything back.
  * A second instance records the trace that the -t/trace actions save.
+ *
+ * With IRQs disabled (hwnoise) a measured CPU answers nothing for most of
+ * each period, and reading its buffer then makes the reader spin until the
+ * window ends (measured in the 6.12 VM: 40-180 ms of CPU per read at a
+ * random moment, against ~2 ms right after a period). So for those tools
+ * each CPU's buffer is read as its period summary lands, which is when the
+ * window has just closed: tracer_wait() sleeps in poll() on the per-CPU
+ * buffers (the instance's buffer_percent 0 wakes it on any data).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +51,10 @@ struct tracer_priv {
 	struct tep_format_field *f[8];	/* fields of ev_period, in period_fields order */
 	struct tep_format_field *f_duration;
 	struct tracer_hist hist;	/* the samples, when the tool wants them */
+	/* IRQ-disabled tools: each measured CPU's trace_pipe_raw, polled; else NULL */
+	struct pollfd *pipes;
+	int *pipe_cpu;
+	int nr_pipes;
 };
 
 static const char *const period_fields[] = {
@@ -290,6 +303,49 @@ static int create_record(struct noise_run *run, struct tracer_priv *t)
 	return 0;
 }
 
+static void close_pipes(struct tracer_priv *t)
+{
+	for (int i = 0; i < t->nr_pipes; i++)
+		close(t->pipes[i].fd);
+	free(t->pipes);
+	free(t->pipe_cpu);
+	t->pipes = NULL;
+	t->pipe_cpu = NULL;
+	t->nr_pipes = 0;
+}
+
+/* Open the measured CPUs' buffers to poll them, for a tool that disables IRQs. */
+static void open_pipes(struct noise_run *run, struct tracer_priv *t)
+{
+	const struct noise_params *p = run->params;
+	int n = CPU_COUNT(&p->cpus);
+
+	if (!run->tool->irq_disabled ||
+	    tracefs_instance_file_write(t->main.tfs, "buffer_percent", "0") < 0)
+		return;
+	t->pipes = calloc(n + 1, sizeof(*t->pipes));
+	t->pipe_cpu = calloc(n, sizeof(*t->pipe_cpu));
+	for (int cpu = 0; t->pipes && t->pipe_cpu && cpu < p->nr_cpus; cpu++) {
+		char file[64], *path;
+		int fd;
+
+		if (!CPU_ISSET(cpu, &p->cpus))
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		path = tracefs_instance_get_file(t->main.tfs, file);
+		fd = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+		tracefs_put_tracing_file(path);
+		if (fd < 0)
+			break;
+		t->pipe_cpu[t->nr_pipes] = cpu;
+		t->pipes[t->nr_pipes++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	}
+	if (t->nr_pipes == n)
+		return;
+	debug_msg("cannot poll the per-CPU buffers: read at the tick");
+	close_pipes(t);
+}
+
 static int tracer_setup(struct noise_run *run)
 {
 	struct noise_params *p = run->params;
@@ -318,6 +374,7 @@ static int tracer_setup(struct noise_run *run)
 	    (ret = load_events(run, t)))
 		return ret;
 	trace_instance_count_missed(&t->main);
+	open_pipes(run, t);
 	if (p->stop_us && t->ev_sample) {
 		/* only the samples that can stop the run: the rest would crowd the buffer */
 		char filter[64];
@@ -407,21 +464,73 @@ static int on_record(struct tep_event *event, struct tep_record *r, int cpu, voi
 	return 0;
 }
 
-static int tracer_collect(struct noise_run *run)
+/* Hand over what the buffers of CPUS hold. */
+static void read_cpus(struct noise_run *run, const cpu_set_t *cpus)
 {
 	struct tracer_priv *t = run->priv;
 
-	/* only the measured CPUs have anything to read */
 	if (run->stop_requested < 2 &&
-	    tracefs_iterate_raw_events(t->tep, t->main.tfs, &run->params->cpus,
-				       sizeof(run->params->cpus), on_record, run) < 0 &&
+	    tracefs_iterate_raw_events(t->tep, t->main.tfs, (cpu_set_t *)cpus, sizeof(*cpus),
+				       on_record, run) < 0 &&
 	    run->stop_requested < 2)
 		debug_msg("reading the trace buffers failed: %s", strerror(errno));
 	run->missed_events = t->main.missed;
+}
+
+/* The polled CPUs with data now (waiting up to TIMEOUT_MS); -1: the wake fd too. */
+static int ready_cpus(struct tracer_priv *t, int wake_fd, int timeout_ms, cpu_set_t *ready)
+{
+	int n;
+
+	t->pipes[t->nr_pipes] = (struct pollfd){ .fd = wake_fd, .events = POLLIN };
+	n = poll(t->pipes, t->nr_pipes + (wake_fd >= 0), timeout_ms);
+	CPU_ZERO(ready);
+	if (n <= 0)
+		return 0;
+	for (int i = 0; i < t->nr_pipes; i++)
+		if (t->pipes[i].revents & POLLIN)
+			CPU_SET(t->pipe_cpu[i], ready);
+	return wake_fd >= 0 && t->pipes[t->nr_pipes].revents ? -1 : CPU_COUNT(ready);
+}
+
+static int tracer_collect(struct noise_run *run)
+{
+	struct tracer_priv *t = run->priv;
+	cpu_set_t ready;
+
+	/* before the halt, a polled CPU is read only right after its summary */
+	if (t->pipes && !t->halted) {
+		if (ready_cpus(t, -1, 0, &ready) > 0)
+			read_cpus(run, &ready);
+		return 0;
+	}
+	/* only the measured CPUs have anything to read */
+	read_cpus(run, &run->params->cpus);
 	/* the kernel counted the samples: its table is final once we stopped */
 	if (t->halted)
 		tracer_hist_deliver(&t->hist, t->main.tfs, run);
 	return 0;
+}
+
+/*
+ * Sleep up to TIMEOUT_MS or until WAKE_FD is readable; polled CPUs are
+ * read as their data lands. 1 when something was read, else 0.
+ */
+static int tracer_wait(struct noise_run *run, int wake_fd, int timeout_ms)
+{
+	struct tracer_priv *t = run->priv;
+	struct pollfd wake = { .fd = wake_fd, .events = POLLIN };
+	cpu_set_t ready;
+	int n;
+
+	if (!t || !t->pipes || t->halted) {
+		poll(&wake, 1, timeout_ms);
+		return 0;
+	}
+	n = ready_cpus(t, wake_fd, timeout_ms, &ready);
+	if (n > 0)
+		read_cpus(run, &ready);
+	return n > 0;
 }
 
 static bool tracer_stopped(struct noise_run *run)
@@ -539,6 +648,7 @@ static void tracer_teardown(struct noise_run *run)
 	if (!t)
 		return;
 	save_hists(run, t);
+	close_pipes(t);		/* an open reader would keep the instance */
 	trace_instance_destroy(&t->rec);
 	trace_instance_destroy(&t->main);
 	osnoise_state_release(&t->state);
@@ -554,6 +664,7 @@ const struct noise_backend noise_tracer_backend = {
 	.setup = tracer_setup,
 	.enable = tracer_enable,
 	.collect = tracer_collect,
+	.wait = tracer_wait,
 	.stopped = tracer_stopped,
 	.halt = tracer_halt,
 	.rearm = tracer_rearm,

@@ -171,6 +171,15 @@ ppfake rtla_ppfake - 0" ]
 	done
 	run_split timeout 20 "$RTLA" parport delete pata_parport.0 --timeout 2
 	kill -9 "$loader"
+	# never wait unbounded: an insmod stuck in the driver may not die at once
+	for _ in $(seq 50); do
+		kill -0 "$loader" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$loader" 2>/dev/null; then
+		echo "insmod (pid $loader) did not die within 10 s of SIGKILL: $(cat /proc/$loader/wchan)"
+		return 1
+	fi
 	wait "$loader" || true
 	echo 0 >/sys/module/pata_parport/parameters/probe
 	[ "$status" -eq 1 ]
