@@ -94,7 +94,7 @@ if grep -q '^RESULT' <<<"$out"; then
 	}
 	END {
 		printf "\nours/peer over %d runs each:\n", runs
-		printf "  tool CPU time:  %.2f s / %.2f s = %.3f (goal <= 0.5)\n", cpu["rtla"], cpu["rtla-peer"],
+		printf "  tool CPU time:  %.2f s / %.2f s = %.3f (goal <= 0.25)\n", cpu["rtla"], cpu["rtla-peer"],
 			cpu["rtla-peer"] ? cpu["rtla"] / cpu["rtla-peer"] : 0
 		printf "  measured noise: %d us / %d us = %.3f (goal <= 1, within run-to-run variance)\n",
 			noise["rtla"], noise["rtla-peer"], noise["rtla-peer"] ? noise["rtla"] / noise["rtla-peer"] : 0
