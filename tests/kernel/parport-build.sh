@@ -23,6 +23,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$HERE/lib.sh"
+# shellcheck source=../../scripts/apt-private.sh
+. "$HERE/../../scripts/apt-private.sh"
 
 rebuild=0
 for arg; do
@@ -67,27 +69,7 @@ fetch_tree() {
 	# The archive and keyring fetch.sh found; only trixie is needed here.
 	grep -E '[[:space:]]trixie[[:space:]]' "$VM_CACHE/apt/sources.list" >"$APT/sources.list" ||
 		vm_die "no trixie source in $VM_CACHE/apt/sources.list"
-	{
-		grep -E '^Acquire::(Check-Valid-Until|Check-Date|Retries|https?::Proxy|https?::proxy|ftp::Proxy) ' \
-			"$VM_CACHE/apt/apt.conf" || true
-		cat <<EOF
-Dir::State "$APT/state";
-Dir::State::status "$APT/state/status";
-Dir::Cache "$APT/cache";
-Dir::Cache::archives "$DEBS";
-Dir::Etc::main "/dev/null";
-Dir::Etc::parts "$APT/empty";
-Dir::Etc::sourcelist "$APT/sources.list";
-Dir::Etc::sourceparts "$APT/empty";
-Dir::Etc::preferences "$APT/empty/preferences";
-Dir::Etc::preferencesparts "$APT/empty";
-Dir::Log "$APT";
-APT::Architecture "amd64";
-APT::Architectures { "amd64"; };
-APT::Get::AllowUnauthenticated "false";
-Acquire::Languages "none";
-EOF
-	} >"$APT/apt.conf"
+	private_apt_conf "$APT" "$DEBS" amd64 >"$APT/apt.conf"
 	export APT_CONFIG=$APT/apt.conf
 	vm_log "parport: apt-get update (private state in $APT)"
 	if ! apt-get -q update >"$APT/update.log" 2>&1 || grep -qE '^(E|W): ' "$APT/update.log"; then

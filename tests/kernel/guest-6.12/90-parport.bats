@@ -73,6 +73,15 @@ ppfake rtla_ppfake - 0" ]
 	[ "$(cat /proc/sys/dev/parport/parport0/devices/active)" = pata_parport ]
 }
 
+@test "features: the parport rows read the real driver's ports, device and protocols" {
+	run_split "$RTLA" features -g parport --raw -n -o FEATURE,STATE,EVIDENCE
+	[ "$status" -eq 0 ]
+	# --raw writes a blank as \x20
+	[[ $out == *'parport\x20ports yes /sys/bus/parport/devices:\x20parport0,parport1'* ]]
+	[[ $out == *'pata_parport\x20bus yes /sys/bus/pata_parport:\x20devices:\x20pata_parport.0'* ]]
+	[[ $out == *'pata_parport\x20protocols yes /sys/bus/pata_parport/drivers:\x20'*epat*ppfake* ]]
+}
+
 @test "add on a port a device holds is refused before anything is written" {
 	run_split "$RTLA" parport add parport0 epat
 	[ "$status" -eq 1 ]
