@@ -36,11 +36,18 @@ static const struct cli_option options[] = {
 	CLI_OPT_END
 };
 
+/* the verbs share the options: these specs are for completion */
+static const struct cli_spec list_cli = { .command = "parport list", .options = options, .usage = usage };
+static const struct cli_spec add_cli = { .command = "parport add", .options = options, .usage = usage };
+static const struct cli_spec delete_cli = { .command = "parport delete", .options = options, .usage = usage };
+static const struct cli_spec *const parport_verbs[] = { &list_cli, &add_cli, &delete_cli, NULL };
+
 const struct cli_spec parport_cli = {
 	.command = "parport",
 	.options = options,
 	.usage = usage,
 	.positional = CLI_COMP_NONE,
+	.verbs = parport_verbs,
 };
 
 extern const struct out_column pp_port_cols[], pp_proto_cols[], pp_dev_cols[];

@@ -81,3 +81,14 @@ complete_line() {
 	run complete_line "rtla help capd"
 	[ "$output" = "capdump" ]
 }
+
+@test "completion: the verbs of the commands that have them" {
+	run complete_line "rtla parport "
+	[ "$output" = "$(printf 'list\nadd\ndelete')" ]
+	run complete_line "rtla damos f"
+	[ "$output" = "filter" ]
+	run complete_line "rtla osnoise h"
+	[ "$output" = "hist" ]
+	run complete_line "rtla parport add --dr"
+	[ "$output" = "--dry-run" ]
+}
