@@ -68,10 +68,12 @@ BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DRTLA_VERSION='"$(VERSION)"' -Isrc \
 	      $(WARN) -MMD -MP $(pkg_cflags)
 
 # Dhrystone's two benchmark units follow its ground rules: compiled
-# separately, no inlining across procedures, no LTO (src/dhry/).
+# separately, no inlining across procedures, no LTO (src/dhry/); gcc's
+# interprocedural passes are off too (clang has no such flags).
 DHRY_UNITS := src/dhry/dhry_1.c src/dhry/dhry_2.c
-DHRY_OPT  := -O2 -fno-inline -fno-lto -fno-ipa-icf -fno-ipa-cp -fno-ipa-sra -fno-whole-program \
-	     -falign-functions=64
+DHRY_OPT  := -O2 -fno-inline -fno-lto -falign-functions=64 \
+	     $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -n1)),,\
+		-fno-ipa-icf -fno-ipa-cp -fno-ipa-sra -fno-whole-program)
 # Dhrystone's speed moves by several % with where its code lands in the binary;
 # cache-line aligned procedures keep a score from changing with unrelated code.
 # "optimizations are allowed but should be indicated": rtla dhry reports them

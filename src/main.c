@@ -46,7 +46,7 @@ const struct rtla_command rtla_commands[] = {
 	{ "compare", cmd_compare, "judge a noise run's JSON record against a baseline's, per CPU",
 	  &compare_cli, 0 },
 	{ "help", cmd_help, "show the help of a command", &help_cli, 0 },
-	{ NULL },
+	{ 0 },
 };
 
 const struct rtla_command *rtla_command_find(const char *name)
