@@ -184,7 +184,10 @@ static void explain_timeout(const char *what, double timeout, const char *waiter
 		what, timeout, waiters[0] ? ": " : "", waiters);
 }
 
-/* Whether every device new since BEFORE that has an ATA port has a disk too. */
+/*
+ * Whether every device new since BEFORE that has an ATA port has a disk
+ * too, with its size read (the block device shows before its capacity).
+ */
 static bool disks_found(const struct pp_state *now, const struct pp_state *before)
 {
 	for (int i = 0; i < now->ndevs; i++) {
@@ -192,7 +195,7 @@ static bool disks_found(const struct pp_state *now, const struct pp_state *befor
 
 		for (int j = 0; j < before->ndevs; j++)
 			old |= !strcmp(before->devs[j].name, now->devs[i].name);
-		if (!old && (!now->devs[i].ata[0] || !now->devs[i].disk[0]))
+		if (!old && (!now->devs[i].ata[0] || !now->devs[i].disk[0] || !now->devs[i].size))
 			return false;
 	}
 	return true;
