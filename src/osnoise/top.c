@@ -187,15 +187,16 @@ static double tick_s(const struct noise_run *run)
 }
 
 /*
- * Sleep WAIT_MS, or less when a signal wakes the loop; a backend with a
- * wait() of its own may hand data over meanwhile (and return early).
+ * Sleep WAIT_MS, or less when WAKE_FD (a signal's byte, or a key) is
+ * readable; a backend with a wait() of its own may hand data over
+ * meanwhile (and return early).
  */
-static void backend_wait(struct noise_run *run, int wait_ms)
+static void backend_wait(struct noise_run *run, int wake_fd, int wait_ms)
 {
-	struct pollfd wake = { .fd = wake_fds[0], .events = POLLIN };
+	struct pollfd wake = { .fd = wake_fd, .events = POLLIN };
 
 	if (run->backend->wait)
-		run->backend->wait(run, wake_fds[0], wait_ms);
+		run->backend->wait(run, wake_fd, wait_ms);
 	else
 		poll(&wake, 1, wait_ms);
 }
@@ -210,14 +211,15 @@ static bool wait_tick(struct noise_run *run, struct tui *tui, const struct times
 		return false;
 	if (until > now + tick)
 		until = now + tick;
-	/* q ends the run as Ctrl-C does */
-	if (tui && !tui_wait(tui, (int)((until - now) * 1000)) && !run->stop_requested)
-		run->stop_requested = 1;
-	if (tui)
-		return !run->stop_requested;
-	/* a signal ends it at once */
-	while (!run->stop_requested && (now = seconds_since(t0)) < until)
-		backend_wait(run, (int)((until - now) * 1000) + 1);
+	/*
+	 * A signal ends it at once; in the live view a key wakes it too (the
+	 * terminal is stdin), and q ends the run as Ctrl-C does.
+	 */
+	while (!run->stop_requested && (now = seconds_since(t0)) < until) {
+		backend_wait(run, tui ? STDIN_FILENO : wake_fds[0], (int)((until - now) * 1000) + 1);
+		if (tui && !tui_wait(tui, 0) && !run->stop_requested)
+			run->stop_requested = 1;
+	}
 	return !run->stop_requested;
 }
 
@@ -333,7 +335,7 @@ static void finish_periods(struct noise_run *run, const struct timespec *t0)
 			missing = CPU_ISSET(cpu, &p->cpus) && run->periods[cpu] < due;
 		if (!missing)
 			return;
-		backend_wait(run, 100);	/* each collect costs a drain: not too often */
+		backend_wait(run, wake_fds[0], 100);	/* each collect costs a drain: not too often */
 		run->backend->collect(run);
 	}
 }
@@ -468,7 +470,8 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 
 	run.start_time = time(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!p->quiet && tool->print_live && isatty(STDOUT_FILENO))
+	/* keys come from stdin: without a terminal there, the plain redraw */
+	if (!p->quiet && tool->print_live && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
 		tui = tui_start();
 	main_loop(&run, tui, &t0);
 	tui_stop(tui);

@@ -341,13 +341,18 @@ build_initramfs() {
 	cp "$VM_CACHE/bash/bash" "$ROOT/bin/bash"
 	ln -s /bin/bash "$ROOT/usr/bin/bash"
 	# Programs from the host (bookworm, like our rtla's libraries).
-	for prog in chrt nice stdbuf; do
+	for prog in chrt nice stdbuf script; do
 		f=$(command -v "$prog" || true)
 		if [[ -n $f ]]; then
 			rm -f "$ROOT/usr/bin/$prog"
 			copy_program "$f" "/usr/bin/$prog"
 		fi
 	done
+	# xterm's terminfo entry, for the live view under script(1)
+	if [[ -f /lib/terminfo/x/xterm ]]; then
+		mkdir -p "$ROOT/lib/terminfo/x"
+		cp /lib/terminfo/x/xterm "$ROOT/lib/terminfo/x/"
+	fi
 	if [[ -n $rtla ]]; then
 		copy_program "$rtla" /usr/local/bin/rtla
 	fi
