@@ -193,10 +193,11 @@ ppfake rtla_ppfake - 0" ]
 	echo 0 >/sys/module/pata_parport/parameters/probe
 	[ "$status" -eq 1 ]
 	[[ $err == *"writing 'pata_parport.0' to /sys/bus/pata_parport/delete_device did not return within 2 s"*"insmod (pid $loader) in parport_claim_or_block"* ]]
-	# the pending delete goes through once the loader is gone
-	for _ in 1 2 3 4 5 6 7 8 9 10; do
+	# the pending delete goes through once the loader is gone (seconds on a busy host)
+	for _ in $(seq 100); do
 		[ -e /sys/bus/pata_parport/devices/pata_parport.0 ] || break
-		sleep 0.3
+		sleep 0.2
 	done
+	ls /sys/bus/pata_parport/devices/
 	[ ! -e /sys/bus/pata_parport/devices/pata_parport.0 ]
 }
