@@ -6,7 +6,7 @@
 # dies without reporting its tests counts as one failure.
 #
 #   tests/check.sh --build DIR [--asan DIR] [--fuzz DIR] [--arm64 DIR] [--tier NAME]...
-#   NAME: unit, unit-asan, cli, cli-asan, fuzz, fixtures, host or vm
+#   NAME: lint, unit, unit-asan, cli, cli-asan, fuzz, fixtures, host or vm
 #   RTLA_SKIP_VM=1 skips the VM tier (quick local runs; CI always runs it).
 #
 # --asan DIR names a second tree built with ASan+UBSan ("make asan"): each
@@ -34,8 +34,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 if [ ${#tiers[@]} -eq 0 ]; then
+	# lint checks the tests themselves (tests/lint/bats-lint) before they run;
 	# unit and cli are followed by their twins on the ASan tree, then the fuzz smoke
-	tiers=(unit ${asan:+unit-asan} cli ${asan:+cli-asan} ${fuzz:+fuzz} fixtures host vm)
+	tiers=(lint unit ${asan:+unit-asan} cli ${asan:+cli-asan} ${fuzz:+fuzz} fixtures host vm)
 fi
 
 RTLA=$(cd "$build" && pwd)/rtla
@@ -139,6 +140,7 @@ fuzz_tier() {
 
 for tier in "${tiers[@]}"; do
 	case "$tier" in
+	lint) run_tier lint bats_tier tests/lint ;;
 	unit) run_tier unit unit_tier "$build" ;;
 	unit-asan) san_skip "$tier" "$asan" rtla || run_tier "$tier" san_tier "$tier" unit_tier "$asan" ;;
 	cli-asan) san_skip "$tier" "$asan" rtla || run_tier "$tier" san_tier "$tier" bats_tier tests/cli ;;

@@ -60,17 +60,21 @@ can_run() {
 	for cmd in "${COMMANDS[@]}"; do
 		run_split "$RTLA" "$cmd" --help
 		echo "$cmd --help: status $status, stderr '$err'"
-		[ "$status" -eq 0 ] && [ -n "$out" ] && [ -z "$err" ]
+		[ "$status" -eq 0 ]
+		[ -n "$out" ]
+		[ -z "$err" ]
 		help_text=$out
 		run_split "$RTLA" "$cmd" -h
-		[ "$status" -eq 0 ] && [ "$out" = "$help_text" ]
+		[ "$status" -eq 0 ]
+		[ "$out" = "$help_text" ]
 	done
 }
 
 @test "every command: rtla help COMMAND is COMMAND --help" {
 	for cmd in "${COMMANDS[@]}"; do
 		run_split "$RTLA" help "$cmd"
-		[ "$status" -eq 0 ] && [ -z "$err" ]
+		[ "$status" -eq 0 ]
+		[ -z "$err" ]
 		help_text=$out
 		run_split "$RTLA" "$cmd" --help
 		echo "$cmd"
@@ -84,7 +88,9 @@ can_run() {
 		for opt in -V --version; do
 			run_split "$RTLA" "$cmd" "$opt"
 			echo "$cmd $opt: $status '$out' '$err'"
-			[ "$status" -eq 0 ] && [ "$out" = "$want" ] && [ -z "$err" ]
+			[ "$status" -eq 0 ]
+			[ "$out" = "$want" ]
+			[ -z "$err" ]
 		done
 	done
 }
@@ -94,7 +100,8 @@ can_run() {
 		for opt in --no-such-option -Z; do
 			run_split "$RTLA" "$cmd" "$opt"
 			echo "$cmd $opt: $status '$out' '$err'"
-			[ "$status" -eq 1 ] && [ -z "$out" ]
+			[ "$status" -eq 1 ]
+			[ -z "$out" ]
 			[ "$err" = "rtla $cmd: unknown option: $opt" ]
 		done
 	done
@@ -148,7 +155,9 @@ if "verdict" in doc:
 		# shellcheck disable=SC2086
 		run_split "$RTLA" "$cmd" $args --json-file "$tmp/r.json"
 		echo "$cmd: $status $err"
-		[ "$status" -eq 0 ] && [ -n "$out" ] && [ "${out:0:1}" != "{" ]
+		[ "$status" -eq 0 ]
+		[ -n "$out" ]
+		[ "${out:0:1}" != "{" ]
 		python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); assert d["tool"] == "rtla"' \
 			"$tmp/r.json"
 		rm -f "$tmp/r.json"
@@ -158,13 +167,13 @@ if "verdict" in doc:
 @test "every command: a reader that closes the pipe early ends it quietly" {
 	for cmd in "${COMMANDS[@]}"; do
 		args=$(quick_args "$cmd")
-		[ "$cmd" = help ] && args=--help
+		if [ "$cmd" = help ]; then args=--help; fi
 		can_run "$cmd" || continue
 		# shellcheck disable=SC2086
 		status=$(set +o pipefail; { "$RTLA" "$cmd" $args 2>"$tmp/err"; echo $? >"$tmp/rc"; } | head -c1 >/dev/null; cat "$tmp/rc")
 		echo "$cmd $args | head -c1: exit $status, stderr: $(cat "$tmp/err")"
 		# warnings about the measurement may come; nothing about the pipe
-		! grep -v '^rtla [a-z]*: warning: ' "$tmp/err"
+		! grep -v '^rtla [a-z]*: warning: ' "$tmp/err" || false
 		[ "$status" -eq 0 ]
 	done
 }
@@ -172,7 +181,7 @@ if "verdict" in doc:
 @test "every command: a full disk is an error: exit 1 and one line" {
 	for cmd in "${COMMANDS[@]}"; do
 		args=$(quick_args "$cmd")
-		[ "$cmd" = help ] && args=--help
+		if [ "$cmd" = help ]; then args=--help; fi
 		can_run "$cmd" || continue
 		# shellcheck disable=SC2086
 		set +e; "$RTLA" "$cmd" $args >/dev/full 2>"$tmp/err"; status=$?; set -e
@@ -199,7 +208,8 @@ if "verdict" in doc:
 		eval "set -- $args"
 		run_split "$RTLA" "$@"
 		echo "rtla $args -> $status: '$err' (want '$want')"
-		[ "$status" -eq 1 ] && [ -z "$out" ]
+		[ "$status" -eq 1 ]
+		[ -z "$out" ]
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'

@@ -294,7 +294,7 @@ bad_input() {
 	TERM=xterm script -qec "$RTLA dhry -c 0 -i 20000 >/dev/null" /dev/null >"$tmp/xterm"
 	grep -q $'\033\\[K' "$tmp/xterm"
 	TERM=dumb script -qec "$RTLA dhry -c 0 -i 20000 >/dev/null" /dev/null >"$tmp/dumb"
-	! grep -q $'\033\\[K' "$tmp/dumb"
+	! grep -q $'\033\\[K' "$tmp/dumb" || false
 	env -u TERM script -qec "$RTLA dhry -c 0 -i 20000 >/dev/null" /dev/null >"$tmp/none"
-	! grep -q $'\033\\[K' "$tmp/none"
+	! grep -q $'\033\\[K' "$tmp/none" || false
 }

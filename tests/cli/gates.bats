@@ -12,7 +12,9 @@ F=$BATS_TEST_DIRNAME/../fixtures/gates
 		# shellcheck disable=SC2086
 		run --separate-stderr "$RTLA" $cmd --backend sampler -d 10s --fail-if "$expr"
 		echo "$cmd --fail-if '$expr' -> $status: '$stderr' (want '$want')"
-		[ "$status" -eq 1 ] && [ -z "$output" ] && [ "$stderr" = "$want" ]
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$stderr" = "$want" ]
 	done <<'EOF_CASES'
 hwnoise|max_single>20|rtla hwnoise: Invalid --fail-if: 'max_single>20': unknown metric 'max_single' (max_single_us, max_noise_us, noise_us, cpu_available_pct, p50_us..p9999_us, *_count)
 hwnoise|max_single_us=20|rtla hwnoise: Invalid --fail-if: 'max_single_us=20': expected an operator (>, >=, <, <=, ==, !=) after max_single_us
@@ -63,7 +65,9 @@ assert r == [{"cpu": 0, "metric": "max_single_us", "base": 80, "new": 1944, "del
 		eval "set -- $args"
 		run --separate-stderr "$RTLA" compare "$@"
 		echo "compare $args -> $status: '$stderr' (want '$want')"
-		[ "$status" -eq 1 ] && [ -z "$output" ] && [ "$stderr" = "$want" ]
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$stderr" = "$want" ]
 	done <<EOF_CASES
 $F/base.json|rtla compare: missing argument: expected BASE.json NEW.json
 $F/base.json $F/base.json $F/base.json|rtla compare: unexpected argument: $F/base.json

@@ -111,7 +111,8 @@ teardown() {
 		eval "set -- $args"
 		run --separate-stderr "$RTLA" osnoise hist "$@"
 		echo "osnoise hist $args -> $status: '$stderr' (want '$want')"
-		[ "$status" -eq 1 ] && [ -z "$output" ]
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
 		# a trailing * stands for the details after upstream's words
 		if [[ $want == *'*' ]]; then
 			[[ $stderr == "rtla osnoise: ${want%\*}"* ]]

@@ -126,7 +126,8 @@ teardown() {
 		--json run.json
 		--json-file -q
 	EOF
-	[ ! -e run.json ] && [ ! -e ./-q ]
+	[ ! -e run.json ]
+	[ ! -e ./-q ]
 }
 
 @test "the tracer backend on a kernel without the tracer: a clear error naming the option" {

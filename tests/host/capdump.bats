@@ -75,7 +75,7 @@ status_set() {
 @test "the live values agree with /proc and with capget for every process" {
 	"$RTLA" capdump -a --raw -o PID,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB,NOTE > "$tmp/out" 2> "$tmp/err"
 	[ ! -s "$tmp/err" ] || { cat "$tmp/err"; false; }
-	! grep -q 'from\\x20capget' "$tmp/out"
+	! grep -q 'from\\x20capget' "$tmp/out" || false
 	run "$RTLA" capdump --raw -n -o CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB 1
 	[ "$output" = "$(status_set 1 CapInh) $(status_set 1 CapPrm) $(status_set 1 CapEff) $(status_set 1 CapBnd) $(status_set 1 CapAmb)" ]
 }

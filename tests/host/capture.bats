@@ -65,10 +65,11 @@ tree_rows() {
 	diff <("$RTLA" features -g caps -o FEATURE,STATE | head -3) \
 		<("$RTLA" --sysroot "$tmp/cap" features -g caps -o FEATURE,STATE | head -3)
 	# what a reader of the tree needs and no one may take
-	[ -f "$tmp/cap/proc/1/status" ] && [ -f "$tmp/cap/proc/$$/maps" ]
+	[ -f "$tmp/cap/proc/1/status" ]
+	[ -f "$tmp/cap/proc/$$/maps" ]
 	[ -f "$tmp/cap/proc/sys/kernel/cap_last_cap" ]
 	[ -d "$tmp/cap/sys/devices/system/cpu/cpu0" ]
-	! ls "$tmp"/cap/proc/1/environ "$tmp"/cap/proc/1/mem 2>/dev/null
+	! ls "$tmp"/cap/proc/1/environ "$tmp"/cap/proc/1/mem 2>/dev/null || false
 }
 
 @test "capture: the DAMON tree is copied, and the kdamond is as it was" {
@@ -100,7 +101,8 @@ tree_rows() {
 	setcap -r "$tmp/bin/netraw"
 	"$RTLA" --sysroot "$tmp/cap" capdump --files "$tmp/bin/netraw" | grep -q 0000000000002000
 	run_split "$RTLA" --sysroot "$tmp/cap" capdump --files /no/such/file
-	[ "$status" -eq 1 ] && [ "$err" = "rtla capdump: /no/such/file: No such file or directory" ]
+	[ "$status" -eq 1 ]
+	[ "$err" = "rtla capdump: /no/such/file: No such file or directory" ]
 }
 
 @test "capture: a .tar.gz extracts with tar --xattrs to the same tree" {
@@ -145,7 +147,7 @@ assert src["total"]["bytes"] == sum(s["bytes"] for n, s in src.items() if n != "
 	pids+=($!)
 	"$RTLA" capture "$tmp/cap" >/dev/null
 	[ -f "$tmp/cap/proc/$!/status" ]
-	! grep -rl "$secret" "$tmp/cap"
+	! grep -rl "$secret" "$tmp/cap" || false
 	[ -z "$(find "$tmp/cap" -name environ -o -name mem -o -name keys -o -name kcore)" ]
 }
 
@@ -153,12 +155,15 @@ assert src["total"]["bytes"] == sum(s["bytes"] for n, s in src.items() if n != "
 	mkdir "$tmp/full"
 	echo keep >"$tmp/full/mine"
 	run_split "$RTLA" capture "$tmp/full"
-	[ "$status" -eq 1 ] && [ -z "$out" ]
+	[ "$status" -eq 1 ]
+	[ -z "$out" ]
 	[ "$err" = "rtla capture: $tmp/full: directory is not empty" ]
-	[ "$(ls -A "$tmp/full")" = mine ] && [ "$(cat "$tmp/full/mine")" = keep ]
+	[ "$(ls -A "$tmp/full")" = mine ]
+	[ "$(cat "$tmp/full/mine")" = keep ]
 	touch "$tmp/c.tar.gz"
 	run_split "$RTLA" capture "$tmp/c.tar.gz"
-	[ "$status" -eq 1 ] && [ "$err" = "rtla capture: $tmp/c.tar.gz: already exists" ]
+	[ "$status" -eq 1 ]
+	[ "$err" = "rtla capture: $tmp/c.tar.gz: already exists" ]
 	[ ! -s "$tmp/c.tar.gz" ]
 	# an empty directory takes the capture
 	mkdir "$tmp/empty"
@@ -173,7 +178,8 @@ assert src["total"]["bytes"] == sum(s["bytes"] for n, s in src.items() if n != "
 		eval "set -- $args"
 		run_split "$RTLA" capture "$@"
 		echo "capture $args -> $status '$err' (want '$want')"
-		[ "$status" -eq 1 ] && [ -z "$out" ]
+		[ "$status" -eq 1 ]
+		[ -z "$out" ]
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 		[ -z "$(ls -A "$tmp/d")" ]
@@ -195,7 +201,8 @@ assert src["total"]["bytes"] == sum(s["bytes"] for n, s in src.items() if n != "
 	for dest in "$tmp/ro/cap" "$tmp/ro/cap.tar.gz"; do
 		run_split "$RTLA" capture "$dest"
 		echo "$dest: $status '$err'"
-		[ "$status" -eq 1 ] && [ -z "$out" ]
+		[ "$status" -eq 1 ]
+		[ -z "$out" ]
 		[ "$err" = "rtla capture: $dest: cannot create the capture next to it: Read-only file system" ]
 	done
 	run_split "$RTLA" capture --dry-run "$tmp/ro/cap"
@@ -208,7 +215,8 @@ assert src["total"]["bytes"] == sum(s["bytes"] for n, s in src.items() if n != "
 	for dest in "$tmp/small/cap" "$tmp/small/cap.tar.gz"; do
 		run_split "$RTLA" capture "$dest"
 		echo "$dest: $status '$err'"
-		[ "$status" -eq 1 ] && [ -z "$out" ]
+		[ "$status" -eq 1 ]
+		[ -z "$out" ]
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "rtla capture: $dest: No space left on device (at "*"); nothing was written" ]]
 		[ -z "$(ls -A "$tmp/small")" ]
@@ -228,11 +236,13 @@ assert src["total"]["bytes"] == sum(s["bytes"] for n, s in src.items() if n != "
 	pids+=($!)
 	"$RTLA" capture --pids "1,$!" "$tmp/cap" >/dev/null
 	[ "$(ls "$tmp/cap/proc" | grep -E '^[0-9]+$' | sort -n | tr '\n' ' ')" = "1 $! " ]
-	[ -f "$tmp/cap/proc/$!/maps" ] && [ -f "$tmp/cap/proc/$!/stat" ]
+	[ -f "$tmp/cap/proc/$!/maps" ]
+	[ -f "$tmp/cap/proc/$!/stat" ]
 	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["pids"] == [1, int(sys.argv[2])]' \
 		"$tmp/cap/rtla-capture.json" "$!"
 	run_split "$RTLA" capture --pids 1,abc "$tmp/cap2"
-	[ "$status" -eq 1 ] && [ "$err" = "rtla capture: --pids: 'abc' is not a PID" ]
+	[ "$status" -eq 1 ]
+	[ "$err" = "rtla capture: --pids: 'abc' is not a PID" ]
 }
 
 @test "capture: killed at any moment, it leaves a complete capture or no DEST at all" {
@@ -251,7 +261,7 @@ assert src["total"]["bytes"] == sum(s["bytes"] for n, s in src.items() if n != "
 			echo "$delay: killed; left: $(ls -A "$tmp")"
 		fi
 		# whatever is left says what it is
-		! ls -A "$tmp" | grep -v '^\.cap\.rtla-partial\.'
+		! ls -A "$tmp" | grep -v '^\.cap\.rtla-partial\.' || false
 		rm -rf "$tmp"/.cap.rtla-partial.*
 	done
 }

@@ -56,9 +56,9 @@ for k in json.load(sys.stdin)["kdamonds"]:
 		for f in "$k"/contexts/0/schemes/*/{filters,core_filters,ops_filters}/[0-9]*; do
 			[ -d "$f" ] || continue
 			allow=reject
-			[ "$(cat "$f/allow" 2>/dev/null)" = Y ] && allow=allow
+			if [ "$(cat "$f/allow" 2>/dev/null)" = Y ]; then allow=allow; fi
 			none=""
-			[ "$(cat "$f/matching")" = N ] && none="none "
+			if [ "$(cat "$f/matching")" = N ]; then none="none "; fi
 			want="${f#*/schemes/*/}: $allow $none$(cat "$f/type")"
 			echo "want: $want"
 			grep -q -- "^ *${want//\//\\/}" <<<"$output"
@@ -146,7 +146,7 @@ for k in json.load(sys.stdin)["kdamonds"]:
 	if [ -n "$changed" ]; then
 		echo "changed during the test:"
 		echo "$changed"
-		! grep -vE '^[<>] /sys/kernel/mm/damon/admin/kdamonds/[0-9]+/contexts/[0-9]+/targets/[0-9]+/regions/' <<<"$changed"
+		! grep -vE '^[<>] /sys/kernel/mm/damon/admin/kdamonds/[0-9]+/contexts/[0-9]+/targets/[0-9]+/regions/' <<<"$changed" || false
 		echo "# only the machine's target region moved (its own agent)" >&3
 	fi
 }

@@ -66,7 +66,7 @@ for r in doc["features"]:
 	tracers=$(cat /sys/kernel/tracing/available_tracers)
 	for t in osnoise timerlat hwlat; do
 		want=no
-		[[ " $tracers " == *" $t "* ]] && want=yes
+		if [[ " $tracers " == *" $t "* ]]; then want=yes; fi
 		echo "$t: want $want, got $(row "$t tracer")"
 		[ "$(state "$t tracer")" = "$want" ]
 	done
@@ -77,7 +77,7 @@ for r in doc["features"]:
 	[ "$(state "tracefs")" = yes ]
 	[ "$(state "sched_switch tracepoint")" = yes ]
 	want=no
-	[ -e /sys/kernel/btf/vmlinux ] && want=yes
+	if [ -e /sys/kernel/btf/vmlinux ]; then want=yes; fi
 	[ "$(state BTF)" = "$want" ]
 }
 
@@ -87,7 +87,7 @@ for r in doc["features"]:
 	n=$(cat "$admin/nr_kdamonds")
 	on=0
 	for k in $(seq 0 $((n - 1))); do
-		[ "$(cat "$admin/$k/state")" = on ] && on=$((on + 1))
+		if [ "$(cat "$admin/$k/state")" = on ]; then on=$((on + 1)); fi
 	done
 	before=$(cat "$admin"/*/state "$admin"/*/pid)
 	features -g damon
@@ -110,7 +110,7 @@ import ctypes, sys
 libc = ctypes.CDLL(None, use_errno=True)
 print("yes" if libc.prctl(65, int(sys.argv[1]), 0, 0, 0) == 0 else "no")' "$bits")
 		feature=PR_SET_MDWE
-		[ "$bits" = 3 ] && feature=PR_MDWE_NO_INHERIT
+		if [ "$bits" = 3 ]; then feature=PR_MDWE_NO_INHERIT; fi
 		echo "$feature: python says $got, rtla $(row "$feature")"
 		[ "$(state "$feature")" = "$got" ]
 	done
@@ -137,7 +137,8 @@ print("yes" if libc.prctl(65, int(sys.argv[1]), 0, 0, 0) == 0 else "no")' "$bits
 	version=$(sed -n 's/^INIT: //p' "$tmp/libfuse.log" | head -1)
 	low=$(sed -n 's/^flags=0x//p' "$tmp/libfuse.log" | head -1)
 	echo "libfuse: INIT $version flags 0x$low; rtla: $(row "FUSE INIT")"
-	[ -n "$version" ] && [ -n "$low" ]
+	[ -n "$version" ]
+	[ -n "$low" ]
 	[[ $(row "FUSE INIT") == "yes	protocol $version, flags 0x"*"$low: "* ]]
 	[ "$(state FUSE_INIT_EXT)" = yes ]	# bit 30 of those low flags
 	[ $((0x$low >> 30 & 1)) -eq 1 ]
@@ -164,7 +165,7 @@ print("yes" if libc.prctl(65, int(sys.argv[1]), 0, 0, 0) == 0 else "no")' "$bits
 		[ -n "$child" ]
 		# the mount is there, in the probe's namespace only
 		grep -q 'fuse.rtla-features' "/proc/$child/mountinfo"
-		! grep -q 'rtla-features' /proc/self/mountinfo
+		! grep -q 'rtla-features' /proc/self/mountinfo || false
 		if [ "$victim" = parent ]; then
 			kill -9 "$parent"
 		else

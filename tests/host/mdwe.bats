@@ -98,10 +98,13 @@ needs_mdwe() {
 	[ "$(row "$p_noinh")" = "$p_noinh under\\x20MDWE" ]
 	[ "$(row "$p_wx")" = "$p_wx maps\\x20W+X\\x20without\\x20MDWE" ]
 	[ "$(row "$p_wxmdwe")" = "$p_wxmdwe under\\x20MDWE,\\x20maps\\x20W+X\\x20made\\x20before" ]
-	[ -z "$(row "$p_none")" ] && [ -z "$(row "$p_seccomp")" ] && [ -z "$(row "$p_zombie")" ]
+	[ -z "$(row "$p_none")" ]
+	[ -z "$(row "$p_seccomp")" ]
+	[ -z "$(row "$p_zombie")" ]
 	# and --all shows them too
 	"$RTLA" mdwe --all --raw -n -o PID >"$tmp/audit"
-	[ -n "$(row "$p_none")" ] && [ -n "$(row "$p_zombie")" ]
+	[ -n "$(row "$p_none")" ]
+	[ -n "$(row "$p_zombie")" ]
 }
 
 @test "audit -J: the record holds the flags as a number and the names" {
@@ -171,7 +174,8 @@ assert c == {"check": "mmap anon RWX", "mdwe": "refuse-exec-gain", "expected": "
 mmap RWX EACCES" ]
 	run "$RTLA" mdwe run -- sh -c 'grep NoNewPrivs /proc/self/status; exec "$0" --probe' "$TARGET"
 	[ "$status" -eq 0 ]
-	[ "${lines[1]}" = "PR_GET_MDWE 1" ] && [ "${lines[2]}" = "mmap RWX EACCES" ]
+	[ "${lines[1]}" = "PR_GET_MDWE 1" ]
+	[ "${lines[2]}" = "mmap RWX EACCES" ]
 }
 
 @test "run --no-inherit: the command has both flags, what it execs has none" {

@@ -206,7 +206,7 @@ check_rows() {
 	finish_bg
 	[ "$status" -eq 0 ]
 	[ "$(grep -c 'continuing as asked' "$T/err")" -ge 2 ]
-	! grep -q 'hit stop tracing' "$T/out"
+	! grep -q 'hit stop tracing' "$T/out" || false
 	instance_gone "$BG"
 }
 
@@ -234,7 +234,7 @@ check_rows() {
 	start_bg osnoise top --backend sampler -c 0 -r 500000 -P f:1 -d 1s -q
 	finish_bg
 	[ "$status" -eq 0 ]
-	! grep -q 'starve' "$T/err"
+	! grep -q 'starve' "$T/err" || false
 	start_bg osnoise top --backend sampler -c 0 -P f:1 -d 1s -q
 	finish_bg
 	[ "$status" -eq 0 ]
@@ -350,11 +350,13 @@ assert c["cpu_available_pct"] is None and c["noise_us"] is None, c'
 }
 
 @test "sampler: without root it refuses figures it cannot attribute; --unattributed records why" {
-	cp "$RTLA" "$T/rtla" && chmod 755 "$T" "$T/rtla"
+	cp "$RTLA" "$T/rtla"
+	chmod 755 "$T" "$T/rtla"
 	cd "$T"
 	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$T/rtla" hwnoise -c 0 -d 1s
-	[ "$status" -eq 1 ] && [ -z "$output" ]
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
 	[ "$stderr" = "rtla hwnoise: sampler: no trace events to attribute noise with (it needs root; -D says why): every gap would count as HW noise; give --unattributed to measure anyway" ]
 	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$T/rtla" hwnoise --backend sampler --unattributed -c 0 -d 1s -J

@@ -77,10 +77,11 @@ tool() {
 		[ "$sb" -eq 1 ]
 		grep -q "(pid $a)" b.txt
 	else
-		[ "$sa" -eq 1 ] && [ "$sb" -eq 0 ]
+		[ "$sa" -eq 1 ]
+		[ "$sb" -eq 0 ]
 		grep -q "(pid $b)" a.txt
 	fi
-	! grep -q "pid 0" a.txt b.txt
+	! grep -q "pid 0" a.txt b.txt || false
 	settled_within_1s
 }
 

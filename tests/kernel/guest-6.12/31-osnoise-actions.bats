@@ -25,7 +25,11 @@ teardown() {
 		run "$RTLA" osnoise top -c 1 -T 1 -s 1 $form -d 20s -q
 		[ "$status" -eq 2 ]
 	done
-	[ -s a.txt ] && [ -s b.txt ] && [ -s c.txt ] && [ -s d.txt ] && [ -s osnoise_trace.txt ]
+	[ -s a.txt ]
+	[ -s b.txt ]
+	[ -s c.txt ]
+	[ -s d.txt ]
+	[ -s osnoise_trace.txt ]
 }
 
 @test "-a sets the stop, a 1 us threshold and the trace file" {
@@ -53,7 +57,8 @@ teardown() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	# the kernel rounds the size up to whole sub-buffers
-	[ "$(cat buf.txt)" -ge 1024 ] && [ "$(cat buf.txt)" -lt 1100 ]
+	[ "$(cat buf.txt)" -ge 1024 ]
+	[ "$(cat buf.txt)" -lt 1100 ]
 	[[ ${lines[3]} =~ $HW_ROW ]]
 }
 

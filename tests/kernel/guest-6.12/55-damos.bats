@@ -83,7 +83,8 @@ biggest_size() {
 		echo "filter add $spec -> $status: $output"
 		[ "$status" -eq 0 ]
 		[[ $output == "kdamond 0 scheme 0: added filters/$i: "*"; committed" ]]
-		[ "$(cat $KD/0/state)" = on ] && [ "$(kpid)" = "$pid" ]
+		[ "$(cat $KD/0/state)" = on ]
+		[ "$(kpid)" = "$pid" ]
 		i=$((i + 1))
 	done
 	[ "$(cat $S/filters/nr_filters)" = 5 ]
@@ -100,7 +101,8 @@ biggest_size() {
 	pid=$(kpid)
 	run "$RTLA" damos filter set filters/0 none anon
 	echo "$output"
-	[ "$status" -eq 0 ] && [ "$(cat $S/filters/0/matching)" = N ]
+	[ "$status" -eq 0 ]
+	[ "$(cat $S/filters/0/matching)" = N ]
 	run "$RTLA" damos filter rm filters/1
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -111,9 +113,11 @@ biggest_size() {
 	# a memcg filter set to another type: its path is emptied, and back
 	run "$RTLA" damos filter set filters/1 young
 	echo "$output"
-	[ "$status" -eq 0 ] && [ -z "$(cat $S/filters/1/memcg_path)" ]
+	[ "$status" -eq 0 ]
+	[ -z "$(cat $S/filters/1/memcg_path)" ]
 	run "$RTLA" damos filter set filters/1 memcg /damos-test
-	[ "$status" -eq 0 ] && [ "$(cat $S/filters/1/memcg_path)" = /damos-test ]
+	[ "$status" -eq 0 ]
+	[ "$(cat $S/filters/1/memcg_path)" = /damos-test ]
 	[ "$(kpid)" = "$pid" ]
 }
 
@@ -130,7 +134,8 @@ biggest_size() {
 		echo "damos $args -> $status: $output"
 		[ "$status" -eq 1 ]
 		[[ $output == *"$want"* ]] || { echo "want: $want"; return 1; }
-		[ "$(config)" = "$before" ] && [ "$(kpid)" = "$pid" ]
+		[ "$(config)" = "$before" ]
+		[ "$(kpid)" = "$pid" ]
 	done <<-EOF
 		filter add bogus|unknown filter type: bogus
 		filter add addr 0x2000-0x1000|addr range is empty or reversed
@@ -157,7 +162,8 @@ biggest_size() {
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ $output == *"scheme 0 filters/3: addr range "*" is empty or reversed; nothing was committed" ]]
-	[ "$(cat $KD/0/state)" = on ] && [ "$(kpid)" = "$pid" ]
+	[ "$(cat $KD/0/state)" = on ]
+	[ "$(kpid)" = "$pid" ]
 	read -r _ end <<<"$(biggest_mapping)"
 	echo $((end)) >$S/filters/3/addr_end
 }
@@ -166,11 +172,13 @@ biggest_size() {
 	pid=$(kpid)
 	run "$RTLA" damos filter add --no-commit young
 	echo "$output"
-	[ "$status" -eq 0 ] && [[ $output == *"written, not committed"* ]]
+	[ "$status" -eq 0 ]
+	[[ $output == *"written, not committed"* ]]
 	[ -f /run/rtla/damos/kdamond-0.prev ]
 	run "$RTLA" damos commit
 	echo "$output"
-	[ "$status" -eq 0 ] && [ "$output" = "kdamond 0: committed (pid $pid)" ]
+	[ "$status" -eq 0 ]
+	[ "$output" = "kdamond 0: committed (pid $pid)" ]
 	[ ! -e /run/rtla/damos/kdamond-0.prev ]
 	[ "$(cat $S/filters/nr_filters)" = 5 ]
 }
@@ -184,7 +192,8 @@ biggest_size() {
 	[ "$status" -eq 1 ]
 	[[ $output == *"commit of kdamond 0 was taken, but kdamond 0 stopped (state off)"* ]]
 	[[ $output == *"rollback: kdamond 0 runs the previous configuration again (pid "* ]]
-	[ "$(cat $KD/0/state)" = on ] && [ "$(kpid)" != "$pid" ]
+	[ "$(cat $KD/0/state)" = on ]
+	[ "$(kpid)" != "$pid" ]
 	[ "$(config | grep -v "^$KD/0/pid:")" = "$before" ]
 	# restarted by rtla: still rtla's
 	run "$RTLA" damos
@@ -212,10 +221,12 @@ biggest_size() {
 	mv /run/rtla/damos/kdamond-0 /tmp/damos-mark
 	run "$RTLA" damos filter add anon
 	echo "$output"
-	[ "$status" -eq 1 ] && [[ $output == *"no kdamond of rtla's is running"* ]]
+	[ "$status" -eq 1 ]
+	[[ $output == *"no kdamond of rtla's is running"* ]]
 	RTLA_DAMOS_BOOT_WINDOW=100000 run "$RTLA" damos filter add -k 0 anon
 	echo "$output"
-	[ "$status" -eq 1 ] && [[ $output == *"was started with the machine: rtla damos never writes to it" ]]
+	[ "$status" -eq 1 ]
+	[[ $output == *"was started with the machine: rtla damos never writes to it" ]]
 	run "$RTLA" damos
 	[[ ${lines[0]} == "kdamond 0: on, pid $(kpid), not rtla's" ]]
 	run "$RTLA" damos filter add -k 0 anon
@@ -278,5 +289,6 @@ biggest_size() {
 	[ "$status" -eq 0 ]
 	[[ $output == *"      filters/0: reject anon"* ]]
 	run "$RTLA" damos stop
-	[ "$status" -eq 0 ] && [ "$(cat $KD/nr_kdamonds)" = 0 ]
+	[ "$status" -eq 0 ]
+	[ "$(cat $KD/nr_kdamonds)" = 0 ]
 }

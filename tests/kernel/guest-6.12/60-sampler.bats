@@ -48,8 +48,8 @@ row() {
 # and the sampler from user space, so only the order is asserted.
 same_order() {
 	local name=$1 a=$2 b=$3
-	[ "$a" -lt 50 ] && a=50
-	[ "$b" -lt 50 ] && b=50
+	if [ "$a" -lt 50 ]; then a=50; fi
+	if [ "$b" -lt 50 ]; then b=50; fi
 	echo "$name: sampler $2, tracer $3"
 	[ "$a" -le $((10 * b)) ] && [ "$b" -le $((10 * a)) ]
 }
@@ -61,7 +61,8 @@ same_order() {
 	run "$RTLA" osnoise top --backend sampler -c 1 -d 10s -q
 	[ "$status" -eq 0 ]
 	read -r _ _ _ _ _ s_hw s_nmi s_irq _ <<<"$(row 1 <<<"$output")"
-	[ -n "$t_irq" ] && [ -n "$s_irq" ]
+	[ -n "$t_irq" ]
+	[ -n "$s_irq" ]
 	same_order HW "$s_hw" "$t_hw"
 	same_order NMI "$s_nmi" "$t_nmi"
 	same_order IRQ "$s_irq" "$t_irq"

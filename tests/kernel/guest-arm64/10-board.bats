@@ -11,7 +11,9 @@ B=/opt/rtla
 
 @test "the board is one: the bundle alone, no /run, no /etc/passwd, an arm64 kernel" {
 	[ "$(uname -m)" = aarch64 ]
-	[ ! -e /run ] && [ ! -e /dev/shm ] && [ ! -e /etc/passwd ]
+	[ ! -e /run ]
+	[ ! -e /dev/shm ]
+	[ ! -e /etc/passwd ]
 	[ "$(ls "$B")" = "$(printf '%s\n' hwnoise osnoise rtla)" ]
 	run "$B/rtla" -V
 	[ "$status" -eq 0 ]
@@ -49,7 +51,8 @@ B=/opt/rtla
 	[[ ${lines[3]} =~ $HW_ROW ]]
 	assert_state_unchanged "$before"
 	# no /run, no /dev/shm: the record's folder is /tmp/rtla
-	[ -d /tmp/rtla ] && [ ! -e /run ]
+	[ -d /tmp/rtla ]
+	[ ! -e /run ]
 }
 
 @test "osnoise top on the real tracer: the peer's header, state restored" {
@@ -70,7 +73,8 @@ B=/opt/rtla
 	before=$(snapshot)
 	# /tmp read-only in a mount namespace of the run's own
 	run -0 unshare -m sh -c "mount -t tmpfs -o ro none /tmp && exec $B/rtla hwnoise -c 0 -d 1s -q"
-	[ -d /run/rtla ] && [ ! -e /tmp/rtla ]
+	[ -d /run/rtla ]
+	[ ! -e /tmp/rtla ]
 	rm -rf /run
 	assert_state_unchanged "$before"
 }

@@ -30,7 +30,7 @@ teardown() {
 snapshot_all() {
 	local f
 	for f in "$T"/osnoise/*; do
-		[ -f "$f" ] && echo "${f#"$T"/}=$(cat "$f")"
+		if [ -f "$f" ]; then echo "${f#"$T"/}=$(cat "$f")"; fi
 	done
 	snapshot
 }

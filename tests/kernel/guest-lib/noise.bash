@@ -9,7 +9,7 @@ snapshot() {
 	local f
 	for f in osnoise/cpus osnoise/runtime_us osnoise/period_us osnoise/stop_tracing_us \
 		osnoise/stop_tracing_total_us osnoise/options tracing_thresh current_tracer tracing_on; do
-		[ -e "$T/$f" ] && echo "$f=$(cat "$T/$f")"
+		if [ -e "$T/$f" ]; then echo "$f=$(cat "$T/$f")"; fi
 	done
 	echo "instances=$(ls "$T/instances" | tr '\n' ' ')"
 	echo "osnoise-threads=$(grep -l '^osnoise/' /proc/[0-9]*/comm 2>/dev/null | wc -l)"

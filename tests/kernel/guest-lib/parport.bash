@@ -38,7 +38,7 @@ pp_load_driver() {
 pp_delete_all() {
 	local d
 	for d in /sys/bus/pata_parport/devices/*; do
-		[ -e "$d" ] && printf '%s' "${d##*/}" >/sys/bus/pata_parport/delete_device
+		if [ -e "$d" ]; then printf '%s' "${d##*/}" >/sys/bus/pata_parport/delete_device; fi
 	done
 	return 0
 }
@@ -46,7 +46,7 @@ pp_delete_all() {
 # Back to a guest without them (the other test files of this boot expect that).
 pp_unload_all() {
 	local m
-	[ -d /sys/bus/pata_parport ] && pp_delete_all 2>/dev/null
+	if [ -d /sys/bus/pata_parport ]; then pp_delete_all 2>/dev/null; fi
 	for m in $PP_ALL; do
 		if pp_loaded "$m"; then rmmod "$m" || return 1; fi
 	done
