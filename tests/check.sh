@@ -6,7 +6,7 @@
 # dies without reporting its tests counts as one failure.
 #
 #   tests/check.sh --build DIR [--asan DIR] [--fuzz DIR] [--arm64 DIR] [--tier NAME]...
-#   NAME: lint, unit, unit-asan, cli, cli-asan, fuzz, fixtures, host or vm
+#   NAME: lint, unit, unit-asan, cli, cli-asan, fuzz, fixtures, host, vm or mutants
 #   RTLA_SKIP_VM=1 skips the VM tier (quick local runs; CI always runs it).
 #
 # --asan DIR names a second tree built with ASan+UBSan ("make asan"): each
@@ -36,7 +36,7 @@ done
 if [ ${#tiers[@]} -eq 0 ]; then
 	# lint checks the tests themselves (tests/lint/bats-lint) before they run;
 	# unit and cli are followed by their twins on the ASan tree, then the fuzz smoke
-	tiers=(lint unit ${asan:+unit-asan} cli ${asan:+cli-asan} ${fuzz:+fuzz} fixtures host vm)
+	tiers=(lint unit ${asan:+unit-asan} cli ${asan:+cli-asan} ${fuzz:+fuzz} fixtures host vm mutants)
 fi
 
 RTLA=$(cd "$build" && pwd)/rtla
@@ -155,6 +155,7 @@ for tier in "${tiers[@]}"; do
 			run_tier vm tests/kernel/vm-tier.sh --rtla "$RTLA" ${arm64:+--arm64 "$arm64"}
 		fi
 		;;
+	mutants) run_tier mutants tests/mutants/run.sh --build "$build" ;;
 	*) echo "unknown tier $tier" >&2; exit 1 ;;
 	esac
 done

@@ -10,7 +10,7 @@ F=$BATS_TEST_DIRNAME/../fixtures/gates
 @test "--fail-if: a malformed or unknown criterion is one line and exit 1, before measuring" {
 	while IFS='|' read -r cmd expr want; do
 		# shellcheck disable=SC2086
-		run --separate-stderr "$RTLA" $cmd --backend sampler -d 10s --fail-if "$expr"
+		run --separate-stderr "$RTLA" $cmd --backend sampler -d 2s --fail-if "$expr"
 		echo "$cmd --fail-if '$expr' -> $status: '$stderr' (want '$want')"
 		[ "$status" -eq 1 ]
 		[ -z "$output" ]
@@ -19,6 +19,7 @@ F=$BATS_TEST_DIRNAME/../fixtures/gates
 hwnoise|max_single>20|rtla hwnoise: Invalid --fail-if: 'max_single>20': unknown metric 'max_single' (max_single_us, max_noise_us, noise_us, cpu_available_pct, p50_us..p9999_us, *_count)
 hwnoise|max_single_us=20|rtla hwnoise: Invalid --fail-if: 'max_single_us=20': expected an operator (>, >=, <, <=, ==, !=) after max_single_us
 hwnoise|max_single_us>20ks|rtla hwnoise: Invalid --fail-if: 'max_single_us>20ks': max_single_us takes a time in ns, us, ms or s, not 'ks'
+hwnoise|max_single_us>20us x|rtla hwnoise: Invalid --fail-if: 'max_single_us>20us x': unexpected 'x' after the value
 hwnoise|hw_count>0.5|rtla hwnoise: Invalid --fail-if: 'hw_count>0.5': hw_count takes a whole number
 hwnoise|irq_count>0|rtla hwnoise: Invalid --fail-if: 'irq_count > 0': hwnoise runs with interrupts off and counts no irq_count
 osnoise top|p99_us>5|rtla osnoise: Invalid --fail-if: 'p99_us > 5': p99_us needs every single noise: use osnoise hist or hwnoise hist

@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The mutant tier: each promise of the suite (README, rtla(1)) is broken on
+# purpose in a copy of the source, and the tests that carry that promise must
+# then fail. A mutant that no test catches fails the tier and names itself, as
+# does one whose change no longer applies to the source.
+#
+#   tests/mutants/run.sh --build DIR [NAME...]
+#
+# DIR is a built tree (make O=DIR): each mutant copies it with the source, so
+# that only the mutated file and the link are redone. One TAP test a mutant.
+#
+# A mutant is a file NAME.mutant beside this script, "key: value" lines:
+#   promise:  the promise it breaks, in words
+#   find:     a line fragment that occurs exactly once in src/ (any file, so a
+#             file may move without the mutant noticing)
+#   replace:  what that fragment becomes
+#   tier:     where its tests run: cli, fixtures, host (bats with RTLA set to
+#             the mutant), unit (the unit test binary of that name, built from
+#             the mutated tree), vm (tests/kernel/vm-tier.sh --only FILE)
+#   tests:    the test file (for unit: the test's name, e.g. test_ledger)
+#   filter:   for bats tiers, a regex of the names of the tests to run (not
+#             starting with '-': bats would read it as an option)
+# A mutant is caught when at least one of those tests reports "not ok"; that
+# the same tests pass on the real build is what the other tiers show.
+# RTLA_SKIP_VM=1 skips the vm mutants.
+set -u
+cd "$(dirname "$0")/../.."
+top=$PWD
+
+build=
+names=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--build) build=$2; shift 2 ;;
+	-*) echo "usage: $0 --build DIR [NAME...]" >&2; exit 1 ;;
+	*) names+=("$1"); shift ;;
+	esac
+done
+[ -n "$build" ] && [ -x "$build/rtla" ] || { echo "$0: --build DIR needs a built rtla in DIR" >&2; exit 1; }
+build=$(cd "$build" && pwd)
+if [ ${#names[@]} -eq 0 ]; then
+	for f in tests/mutants/*.mutant; do
+		n=${f##*/}
+		names+=("${n%.mutant}")
+	done
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# field FILE KEY: the value of "KEY: value" in FILE
+field() {
+	sed -n "s/^$2: //p" "$1" | head -n1
+}
+
+# mutate TREE FIND REPLACE: change the one occurrence of FIND in TREE/src; the
+# file changed on stdout, or a reason on stderr and status 1
+mutate() {
+	local tree=$1 find=$2 replace=$3 files n
+	files=$(cd "$tree" && grep -rlF -- "$find" src)
+	n=$(printf '%s' "$files" | grep -c .)
+	if [ "$n" -ne 1 ]; then
+		echo "its find: text is in $n files of src/, not in one: '$find'" >&2
+		return 1
+	fi
+	n=$(grep -cF -- "$find" "$tree/$files")
+	if [ "$n" -ne 1 ]; then
+		echo "its find: text is on $n lines of $files, not on one: '$find'" >&2
+		return 1
+	fi
+	FIND=$find REPLACE=$replace perl -0pi -e 's/\Q$ENV{FIND}\E/$ENV{REPLACE}/' "$tree/$files"
+	echo "$files"
+}
+
+# build_mutant NAME TIER TESTS: the mutated tree's rtla (and unit test) in $work/NAME
+build_mutant() {
+	local name=$1 tree=$work/$1
+	mkdir -p "$tree"
+	cp -a Makefile VERSION src "$tree"/
+	cp -a "$build" "$tree/build"
+	mutate "$tree" "$(field "$mf" find)" "$(field "$mf" replace)" >"$work/$name.file" || return 1
+	local goal=build/rtla
+	[ "$2" != unit ] || goal="build/tests/unit/$3"
+	if [ "$2" = unit ]; then
+		mkdir -p "$tree/tests/unit"
+		cp -a tests/unit/*.h "tests/unit/$3.c" "$tree/tests/unit/"
+	fi
+	if ! make -s -C "$tree" O=build "$goal" >"$work/$name.make" 2>&1; then
+		echo "it does not build:" >&2
+		sed 's/^/    /' "$work/$name.make" >&2
+		return 1
+	fi
+}
+
+# run_tests NAME TIER TESTS FILTER: the tests' TAP on stdout
+run_tests() {
+	local tree=$work/$1
+	case "$2" in
+	cli | fixtures | host)
+		RTLA=$tree/build/rtla bats --tap -f "$4" "$3" ;;
+	unit)
+		"$tree/build/tests/unit/$3" ;;
+	vm)
+		tests/kernel/vm-tier.sh --rtla "$tree/build/rtla" --only "$3" ;;
+	*)
+		echo "not ok - unknown tier '$2'" ;;
+	esac
+}
+
+n=0 bad=0
+for name in "${names[@]}"; do
+	n=$((n + 1))
+	mf=tests/mutants/$name.mutant
+	if [ ! -f "$mf" ]; then
+		echo "not ok $n mutant $name: no file $mf"
+		bad=$((bad + 1))
+		continue
+	fi
+	tier=$(field "$mf" tier) tests=$(field "$mf" tests) filter=$(field "$mf" filter)
+	promise=$(field "$mf" promise)
+	if [ "$tier" = vm ] && [ -n "${RTLA_SKIP_VM:-}" ]; then
+		echo "ok $n mutant $name # skip RTLA_SKIP_VM is set"
+		continue
+	fi
+	if ! build_mutant "$name" "$tier" "$tests" 2>"$work/$name.why"; then
+		echo "not ok $n mutant $name ($promise): cannot be made"
+		sed 's/^/# /' "$work/$name.why"
+		bad=$((bad + 1))
+		continue
+	fi
+	start=$SECONDS
+	run_tests "$name" "$tier" "$tests" "${filter:-.}" >"$work/$name.tap" 2>&1
+	caught=$(grep -E '^not ok ' "$work/$name.tap" | sed -E 's/^not ok [0-9]+ (- )?//')
+	ran=$(grep -cE '^(ok|not ok) ' "$work/$name.tap")
+	if [ -n "$caught" ]; then
+		echo "ok $n mutant $name ($promise) in $(cat "$work/$name.file"): caught by $tests, $((SECONDS - start)) s"
+		printf '%s\n' "$caught" | sed 's/^/#   failed: /'
+	else
+		echo "not ok $n mutant $name ($promise) in $(cat "$work/$name.file"): survived $ran tests of $tests${filter:+ matching '$filter'}"
+		sed 's/^/# /' "$work/$name.tap" | tail -n 20
+		bad=$((bad + 1))
+	fi
+	rm -rf "${work:?}/$name"
+	# what a mutant left on this machine (an instance of a killed run): the
+	# next run of the real rtla reclaims it, as it would after any crash
+	if [ "$tier" = host ]; then
+		"$build/rtla" hwnoise --backend sampler -c 0 -d 1s -q >/dev/null 2>&1 || true
+	fi
+done
+echo "1..$n"
+[ "$bad" -eq 0 ]
