@@ -346,6 +346,13 @@ static void write_record(struct json *j, const struct dhry_cmd *c, const struct 
 		json_i64(j, "cpu", r->cpu);
 		json_str(j, "check", check_name(r));
 		json_str(j, "error", r->why[0] ? r->why : NULL);
+		if (r->end_ns) {
+			json_u64(j, "start_ns", r->start_ns);
+			json_u64(j, "end_ns", r->end_ns);
+		} else {
+			json_null(j, "start_ns");
+			json_null(j, "end_ns");
+		}
 		if (sc[i].ok) {
 			json_u64(j, "iterations", r->iterations);
 			json_double(j, "seconds", sc[i].seconds, 6);

@@ -40,6 +40,13 @@ struct dhry_result {
 	uint64_t ns;		/* CPU time of the measurement loops */
 	uint64_t wall_ns;	/* wall-clock time of the measured runs */
 	uint64_t cpu_ns;	/* CPU time of the measured runs, as wall_ns */
+	/*
+	 * When the measured runs began and ended (a failed check ends them), in
+	 * CLOCK_MONOTONIC ns since dhry_measure() began, so that the CPUs can be
+	 * set side by side: one after another, or together. end_ns is 0 when
+	 * they never began (the CPU could not be measured).
+	 */
+	uint64_t start_ns, end_ns;
 	double mhz;		/* 0: not known */
 	enum dhry_clock clock;
 };

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # rtla dhry: table and JSON shape, CPU selection, modes, bad input.
-# Iteration counts are tiny so that every test is quick; timing is never asserted.
+# Iteration counts are tiny so that every test is quick (but for the modes,
+# whose runs must be long enough to overlap); speed is never asserted.
 
 load helper
 bats_require_minimum_version 1.5.0
@@ -110,7 +111,7 @@ bad_input() {
 	check_envelope "$tmp/t.json"
 	[ "$(json_get "$tmp/t.json" 'len(d["cpus"])')" -eq "$ncpus" ]
 	[ "$(json_get "$tmp/t.json" 'sorted(d["cpus"][0].keys())')" = \
-	  "['busy_pct', 'check', 'clock', 'cpu', 'dhrystones_per_second', 'dmips', 'dmips_per_mhz', 'error', 'iterations', 'mhz', 'ratio', 'seconds', 'slow']" ]
+	  "['busy_pct', 'check', 'clock', 'cpu', 'dhrystones_per_second', 'dmips', 'dmips_per_mhz', 'end_ns', 'error', 'iterations', 'mhz', 'ratio', 'seconds', 'slow', 'start_ns']" ]
 	[ "$(json_get "$tmp/t.json" 'd["cpus"][0]["iterations"]')" = 1000 ]
 	[ "$(json_get "$tmp/t.json" 'type(d["cpus"][0]["dmips"]).__name__')" = float ]
 	[ "$(json_get "$tmp/t.json" 'type(d["cpus"][0]["slow"]).__name__')" = bool ]
@@ -182,17 +183,51 @@ bad_input() {
 	fi
 }
 
-@test "--sequential and --parallel run every CPU and say which mode ran" {
-	run --separate-stderr "$RTLA" dhry -i 1000 --sequential -J
+# intervals FILE: each CPU's "cpu start_ns end_ns", in the record's (CPU) order
+intervals() {
+	python3 -c '
+import json, sys
+for c in json.load(open(sys.argv[1]))["cpus"]:
+    print(c["cpu"], c["start_ns"], c["end_ns"])' "$1"
+}
+
+@test "--sequential runs the CPUs one after another, --parallel all together" {
+	# runs long enough (a tenth of a second or so) to overlap when run
+	# together, even with a worker woken late
+	run --separate-stderr "$RTLA" dhry -i 5000000 --sequential -J
 	[ "$status" -eq 0 ]
 	echo "$output" >"$tmp/s.json"
 	[ "$(json_get "$tmp/s.json" 'd["mode"]')" = sequential ]
 	[ "$(json_get "$tmp/s.json" 'len(d["cpus"])')" -eq "$ncpus" ]
-	run --separate-stderr "$RTLA" dhry -i 1000 --parallel -J
+	# each CPU's runs begin after the previous CPU's ended
+	prev_end=-1
+	while read -r cpu start end; do
+		echo "sequential: CPU $cpu ran from $start to $end ns (previous ended at $prev_end)"
+		[ "$start" -lt "$end" ]
+		[ "$start" -gt "$prev_end" ]
+		prev_end=$end
+	done < <(intervals "$tmp/s.json")
+	[ "$prev_end" -gt 0 ]
+
+	run --separate-stderr "$RTLA" dhry -i 5000000 --parallel -J
 	[ "$status" -eq 0 ]
 	echo "$output" >"$tmp/p.json"
 	[ "$(json_get "$tmp/p.json" 'd["mode"]')" = parallel ]
 	[ "$(json_get "$tmp/p.json" 'len(d["cpus"])')" -eq "$ncpus" ]
+	if [ "$ncpus" -lt 2 ]; then
+		skip "one CPU online: nothing to run alongside"
+	fi
+	# every CPU's runs began before any CPU's ended: one span they all share
+	last_start=0
+	first_end=
+	while read -r cpu start end; do
+		echo "parallel: CPU $cpu ran from $start to $end ns"
+		[ "$start" -lt "$end" ]
+		if [ "$start" -gt "$last_start" ]; then last_start=$start; fi
+		if [ -z "$first_end" ] || [ "$end" -lt "$first_end" ]; then first_end=$end; fi
+	done < <(intervals "$tmp/p.json")
+	echo "the last began at $last_start ns, the first ended at $first_end ns"
+	[ "$last_start" -lt "$first_end" ]
 }
 
 @test "--threshold 100 flags no CPU" {
