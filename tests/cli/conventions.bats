@@ -25,8 +25,9 @@ declare -g NO_JSON=" help "
 
 setup() {
 	tmp=$(mktemp -d)
-	mapfile -t COMMANDS < <("$RTLA" __complete 1 rtla '')
-	[ "${#COMMANDS[@]}" -ge 5 ]
+	# the table in the source, not rtla's own list: an empty list would pass
+	names=$(command_names)
+	mapfile -t COMMANDS <<<"$names"
 }
 
 teardown() {

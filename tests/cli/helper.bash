@@ -6,3 +6,28 @@ RTLA=$(readlink -f "$RTLA")
 needs_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root: $1"
 }
+
+# command_table: the rows of the command table in src/main.c, one
+# "NAME<TAB>SUMMARY" a line, read from the source so that a test never takes
+# the list from rtla itself (an rtla that lists nothing would agree with
+# itself). Fails, saying so, unless it finds one row per cmd_*() that
+# src/commands.h declares. Use it in an assignment (rows=$(command_table)):
+# in a $(...) inside a for list or a < <(...) its failure would be lost.
+command_table() {
+	local src=$BATS_TEST_DIRNAME/../../src rows nrows ndecl
+	rows=$(sed -n 's/^[[:space:]]*{ "\([^"]*\)", cmd_[a-z_]*, "\([^"]*\)",.*$/\1\t\2/p' "$src/main.c")
+	nrows=$(grep -c . <<<"$rows" || true)
+	ndecl=$(grep -c '^int cmd_[a-z_]*(int argc, char \*\*argv);' "$src/commands.h" || true)
+	if [ "$nrows" -eq 0 ] || [ "$nrows" -ne "$ndecl" ]; then
+		echo "command_table: $nrows rows read from src/main.c, $ndecl cmd_*() in src/commands.h" >&2
+		return 1
+	fi
+	printf '%s\n' "$rows"
+}
+
+# command_names: the names of command_table, one a line, in table order
+command_names() {
+	local rows
+	rows=$(command_table) || return 1
+	cut -f1 <<<"$rows"
+}
