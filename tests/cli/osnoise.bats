@@ -77,54 +77,63 @@ teardown() {
 	[ "${#stderr_lines[@]}" -eq 1 ]
 }
 
-@test "bad inputs: exit 1 and one line on stderr, before anything is touched" {
+# Each row: the arguments, and the start of the message after the prefix,
+# which names the option, the value and what is wrong with it (a valid
+# command also ends in one line and exit 1 when it is not root: the words
+# tell the refusal from that). As root a row that is not refused would
+# measure until stopped: timeout ends it, and the row fails saying so.
+@test "bad inputs: exit 1 and one line on stderr naming the fault, before anything is touched" {
 	cd "$tmp"
-	while read -r args; do
+	while IFS='|' read -r args want; do
 		eval "set -- $args"
-		run --separate-stderr "$RTLA" hwnoise "$@"
-		echo "hwnoise $args -> $status: $stderr"
+		run --separate-stderr timeout 20 "$RTLA" hwnoise "$@"
+		echo "hwnoise $args -> $status: '$stderr' (want 'rtla hwnoise: $want')"
+		if [ "$status" -eq 124 ]; then
+			echo "hwnoise $args: still running after 20 s: it was not refused"
+		fi
+		[ -n "$want" ]
 		[ "$status" -eq 1 ]
 		[ -z "$output" ]
 		[ "${#stderr_lines[@]}" -eq 1 ]
-		[[ $stderr == "rtla hwnoise: "* ]]
+		[[ $stderr == "rtla hwnoise: $want"* ]]
 	done <<-'EOF'
-		-c 999
-		-c 1-0
-		-c a
-		-H x
-		-d 0
-		-d 10x
-		-d -5
-		-P f:0
-		-P r:100
-		-P o:20
-		-P d:2ms:1ms
-		-P x:1
-		-p 10000001
-		-p abc
-		-r 99
-		-r 2000000 -p 1000000
-		-p 500000
-		-e
-		-e ''
-		-e :x
-		--filter x
-		--trigger x
-		--on-threshold bogus
-		--on-end signal,num=10
-		--on-end signal,pid=1
-		--on-end shell
-		--on-threshold trace,fil=x
-		-T -1
-		-s abc
-		-S 1.5
-		--warm-up -1
-		--trace-buffer-size 1x
-		--backend gpu
-		--no-such-option
-		stray-argument
-		--json run.json
-		--json-file -q
+		-c 999|Invalid -c cpu list: '999': CPU 999 does not exist
+		-c 1-0|Invalid -c cpu list: '1-0': reversed range 1-0
+		-c a|Invalid -c cpu list: 'a': expected a CPU number at 'a'
+		-H x|Invalid -H house keeping cpu list: 'x': expected a CPU number at 'x'
+		-d 0|Invalid -d duration: '0': duration must be greater than zero
+		-d 10x|Invalid -d duration: '10x': unknown unit 'x' (use s, m, h or d)
+		-d -5|Invalid -d duration: '-5': not a duration
+		-P f:0|Invalid -P priority: 'f:0': real-time priority must be a number in [1, 99]
+		-P r:100|Invalid -P priority: 'r:100': real-time priority must be a number in [1, 99]
+		-P o:20|Invalid -P priority: 'o:20': nice must be a number in [-20, 19]
+		-P d:2ms:1ms|Invalid -P priority: 'd:2ms:1ms': deadline runtime is longer than the period
+		-P x:1|Invalid -P priority: 'x:1': unknown policy 'x' (use o, r, f or d)
+		-p 10000001|Period longer than 10 s: 10000001 us
+		-p abc|Invalid -p period: 'abc' is not a valid number
+		-r 99|Runtime shorter than 100 us: 99 us
+		-r 2000000 -p 1000000|Runtime longer than the period: runtime 2000000 us > period 1000000 us
+		-p 500000|Runtime longer than the period: runtime 750000 us > period 500000 us (the default runtime; set -r)
+		-e|option needs an argument: -e
+		-e ''|Invalid -e event: '': expected sys[:event]
+		-e :x|Invalid -e event: ':x': expected sys[:event]
+		--filter x|--filter requires a previous -e: 'x'
+		--trigger x|--trigger requires a previous -e: 'x'
+		--on-threshold bogus|Invalid action: 'bogus': unknown action (use trace, signal, shell or continue)
+		--on-end signal,num=10|Invalid action: 'signal,num=10': signal needs num=N and pid=P|parent
+		--on-end signal,pid=1|Invalid action: 'signal,pid=1': signal needs num=N and pid=P|parent
+		--on-end shell|Invalid action: 'shell': shell needs command=CMD
+		--on-threshold trace,fil=x|Invalid action: 'trace,fil=x': trace takes only file=FILE
+		-T -1|Invalid -T threshold: '-1': microseconds cannot be negative
+		-s abc|Invalid -s value: 'abc' is not a valid number
+		-S 1.5|Invalid -S value: '1.5' is not a valid number
+		--warm-up -1|Invalid --warm-up seconds: '-1' is out of range [0, 31536000]
+		--trace-buffer-size 1x|Invalid --trace-buffer-size: '1x' is not a valid number
+		--backend gpu|Invalid --backend: 'gpu': use auto, tracer or sampler
+		--no-such-option|unknown option: --no-such-option
+		stray-argument|unexpected argument: stray-argument
+		--json run.json|unexpected argument: run.json
+		--json-file -q|--json-file: file name starts with '-': '-q' (for a file of that name write ./-q)
 	EOF
 	[ ! -e run.json ]
 	[ ! -e ./-q ]
