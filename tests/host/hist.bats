@@ -34,7 +34,14 @@ hist() {
 
 # check_text FILE [BUCKET ENTRIES FLAGS...]: FILE is upstream's histogram text
 # for bucket size BUCKET (1) and ENTRIES (256) with the flags --no-header,
-# --no-summary, --no-index, --with-zeros as given: every line in its format
+# --no-summary, --no-index, --with-zeros as given: every line in its format,
+# at least one row with a count (the callers all expect samples: the zero
+# block of "nothing above the threshold" is refused here), and per column the
+# summary agreeing with the rows: count = the rows' sum + over; min the first
+# row with a count (or, all over, at least ENTRIES buckets); max the last one
+# (or, with any over, at least that); avg, of the bucket floors, their mean
+# when nothing is over, otherwise at least the in-range floors' sum + over
+# times the first floor past the end, divided by count
 check_text() {
 	python3 - "$@" <<-'EOF'
 		import re, sys
@@ -55,10 +62,8 @@ check_text() {
 		    m = re.fullmatch(r"(Index)?((?:   CPU-\d{3})*)", index)
 		    assert m and bool(m.group(1)) != no_index, index
 		    ncol = len(m.group(2)) // 10
-		if lines[:5] == ["over: 0", "count: 0", "min: 0", "avg: 0", "max: 0"]:
-		    assert len(lines) == 5, lines
-		    print("empty")
-		    sys.exit(0)
+		assert lines[:5] != ["over: 0", "count: 0", "min: 0", "avg: 0", "max: 0"], \
+		    "an empty histogram (upstream's zero block): " + repr(lines)
 		rows = []
 		while len(rows) < entries if no_index else not lines[0].startswith("over:"):
 		    line = take()
@@ -70,10 +75,13 @@ check_text() {
 		    assert len(counts) == ncol, line
 		    assert idx % bs == 0 and idx < bs * entries, line
 		    assert sum(counts) or "--with-zeros" in flags, "an empty row: " + line
-		    rows.append(idx)
-		assert rows == sorted(set(rows)), rows
+		    rows.append((idx, counts))
+		idxs = [i for i, _ in rows]
+		assert idxs == sorted(set(idxs)), idxs
 		if "--with-zeros" in flags:
-		    assert rows == [i * bs for i in range(entries)], rows
+		    assert idxs == [i * bs for i in range(entries)], idxs
+		assert ncol and any(sum(c) for _, c in rows), "no row with a count: " + repr(rows)
+		summary = {}
 		for name in ["over"] + ([] if "--no-summary" in flags else ["count", "min", "avg", "max"]):
 		    line = take()
 		    head = "" if no_index else (name + ":").ljust(6)
@@ -85,9 +93,28 @@ check_text() {
 		    assert (name == "avg") == all("." in v for v in vals) or not vals, line
 		    if name in ("min", "max"):
 		        assert all(int(v) % bs == 0 for v in vals), line
+		    summary[name] = [float(v) if name == "avg" else int(v) for v in vals]
+		end = bs * entries
+		for col in range(ncol):
+		    ks = [(i, c[col]) for i, c in rows if c[col]]
+		    in_range, over = sum(k for _, k in ks), summary["over"][col]
+		    if "count" not in summary:
+		        continue
+		    count, lo, avg, hi = (summary[n][col] for n in ("count", "min", "avg", "max"))
+		    what = "column %d: rows %r, over %d, count %d min %d avg %.2f max %d" % (
+		        col, ks, over, count, lo, avg, hi)
+		    assert count > 0 and count == in_range + over, "count is not rows + over: " + what
+		    assert lo == ks[0][0] if ks else lo >= end, "min is not the first row: " + what
+		    assert hi == ks[-1][0] if not over else hi >= end, "max is not the last row: " + what
+		    floors = sum(i * k for i, k in ks)
+		    if not over:
+		        assert abs(avg - floors / count) < 0.006, "avg is not the rows' mean: " + what
+		    else:
+		        assert avg >= (floors + over * end) / count - 0.006, "avg below the rows: " + what
+		    assert lo <= avg <= hi, "avg outside min..max: " + what
 		for line in lines:
 		    assert re.fullmatch(r"\d+ \(\d+\.\d\d%\) events missed, results might not be accurate", line), line
-		print(len(rows), "rows,", ncol, "columns")
+		print(len(rows), "rows,", ncol, "columns,", sum(sum(c) for _, c in rows), "samples in them")
 	EOF
 }
 
@@ -156,6 +183,8 @@ check_record() {
 		lines = open(text).read().split("\n") if text != "-" else []
 		cols = re.findall(r"CPU-(\d+)", lines[3]) if lines else []
 		with_samples = [c for c in d["cpus"] if c["count"]]
+		# every caller expects samples: a record without any proves nothing below
+		assert with_samples, "no CPU with samples: " + repr(d["cpus"])
 		assert [int(c) for c in cols] == [c["cpu"] for c in with_samples] or not lines, (cols, with_samples)
 		pct = ["p50_us", "p90_us", "p99_us", "p999_us", "p9999_us"]
 		for i, c in enumerate(with_samples):
@@ -168,6 +197,7 @@ check_record() {
 		        continue
 		    rows = {int(l[:6]): int(l[6 + 10 * i:16 + 10 * i]) for l in lines[4:]
 		            if re.match(r"\d", l)}
+		    assert rows or c["over_count"], ("no row in the text", c)
 		    assert {k: v for k, v in rows.items() if v} == dict(c["buckets"]), (rows, c["buckets"])
 		    def row(name):
 		        l = next(l for l in lines if l.startswith(name + ":"))
