@@ -72,12 +72,53 @@ status_set() {
 	[ "$output" = "yes disabled 0000000000000000" ]
 }
 
-@test "the live values agree with /proc and with capget for every process" {
+# proc_caps FILE: every process in /proc now, one "PID START CapInh CapPrm
+# CapEff CapBnd CapAmb" a line (START, the start time, tells a reused PID)
+proc_caps() {
+	python3 - "$1" <<-'EOF'
+		import os, sys
+		with open(sys.argv[1], "w") as out:
+		    for pid in filter(str.isdigit, os.listdir("/proc")):
+		        try:
+		            stat = open("/proc/%s/stat" % pid).read()
+		            status = open("/proc/%s/status" % pid).read()
+		        except OSError:
+		            continue  # gone meanwhile
+		        start = stat[stat.rindex(")") + 2:].split()[19]
+		        caps = dict(l.split(":\t", 1) for l in status.splitlines() if l.startswith("Cap"))
+		        print(pid, start, *(caps[k] for k in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")),
+		              file=out)
+	EOF
+}
+
+@test "the live values agree with /proc for every process, and none needs capget" {
+	proc_caps "$tmp/before"
 	"$RTLA" capdump -a --raw -o PID,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB,NOTE > "$tmp/out" 2> "$tmp/err"
+	proc_caps "$tmp/after"
 	[ ! -s "$tmp/err" ] || { cat "$tmp/err"; false; }
 	! grep -q 'from\\x20capget' "$tmp/out" || false
-	run "$RTLA" capdump --raw -n -o CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB 1
-	[ "$output" = "$(status_set 1 CapInh) $(status_set 1 CapPrm) $(status_set 1 CapEff) $(status_set 1 CapBnd) $(status_set 1 CapAmb)" ]
+	# every process there before and after the scan, the same (start time and
+	# sets) both times, is in rtla's table with exactly /proc's five sets
+	python3 - "$tmp/before" "$tmp/out" "$tmp/after" <<-'EOF'
+		import sys
+		snap = lambda path: {l.split()[0]: l.split()[1:] for l in open(path)}
+		before, after = snap(sys.argv[1]), snap(sys.argv[3])
+		lines = open(sys.argv[2]).read().splitlines()
+		assert lines[0] == "PID CAPINH CAPPRM CAPEFF CAPBND CAPAMB NOTE", lines[0]
+		rtla = {}
+		for l in lines[1:]:
+		    f = l.split(" ")
+		    assert len(f) == 7 and f[0] not in rtla, l
+		    rtla[f[0]] = f[1:6]
+		stable = [p for p in before if after.get(p) == before[p]]
+		missing = [p for p in stable if p not in rtla]
+		assert not missing, "processes /proc shows before and after, not in rtla's table: %s" % missing
+		wrong = ["PID %s: rtla %s, /proc %s" % (p, rtla[p], before[p][1:]) for p in stable
+		         if rtla[p] != before[p][1:]]
+		assert not wrong, "\n".join(["sets that differ from /proc/PID/status:"] + wrong)
+		assert "1" in stable and len(stable) >= 10, stable
+		print("%d processes compared, %d in rtla's table" % (len(stable), len(rtla)))
+	EOF
 }
 
 @test "JSON of the live system is valid and holds PID 1" {
