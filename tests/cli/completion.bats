@@ -2,7 +2,7 @@
 # Bash completion as a user gets it: bash-completion loaded, the installed
 # script sourced, the candidates asked for at a word of a command line.
 
-load helper
+load ../lib/helper
 
 setup() {
 	tmp=$(mktemp -d)

@@ -3,7 +3,7 @@
 # command table itself: a new command is covered here without a new test, and
 # fails here until it follows the convention.
 
-load helper
+load ../lib/helper
 
 # Quick arguments that make a command produce a result in a second or two.
 # A command missing here fails the loop tests: add its quick arguments.

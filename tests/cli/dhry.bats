@@ -3,7 +3,7 @@
 # Iteration counts are tiny so that every test is quick (but for the modes,
 # whose runs must be long enough to overlap); speed is never asserted.
 
-load helper
+load ../lib/helper
 bats_require_minimum_version 1.5.0
 
 setup() {

@@ -2,7 +2,7 @@
 # The gate's options refused before anything is measured, and rtla compare
 # on records kept in tests/fixtures/gates/ (no root needed).
 
-load helper
+load ../lib/helper
 bats_require_minimum_version 1.5.0
 
 F=$BATS_TEST_DIRNAME/../fixtures/gates

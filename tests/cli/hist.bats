@@ -3,7 +3,7 @@
 # completion, bad input. (Runs on the tracer live in the VM tier, on the
 # sampler in the host tier: tests/kernel/, tests/host/hist.bats.)
 
-load helper
+load ../lib/helper
 bats_require_minimum_version 1.5.0
 
 setup() {

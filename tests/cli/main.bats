@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The rtla binary: help, version, dispatch, aliases, exit codes.
 
-load helper
+load ../lib/helper
 bats_require_minimum_version 1.5.0
 
 COMMANDS="osnoise, hwnoise, dhry, capdump, mdwe, parport, damos, features, capture, compare, help"

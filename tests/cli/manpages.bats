@@ -2,7 +2,7 @@
 # The man pages: what make install puts where man finds it, the pages that
 # SEE ALSO names, and every option of a command's --help in its page.
 
-load helper
+load ../lib/helper
 
 setup() {
 	tmp=$(mktemp -d)

@@ -2,7 +2,7 @@
 # osnoise top and hwnoise on the command line: help, modes, aliases, bad input.
 # (Runs against the tracer live in the VM tier, tests/kernel/.)
 
-load helper
+load ../lib/helper
 bats_require_minimum_version 1.5.0
 
 setup() {

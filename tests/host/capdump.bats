@@ -4,7 +4,7 @@
 # while a thousand processes come and go. Needs root; every process a test
 # starts is killed by its PID in teardown.
 
-load ../cli/helper
+load ../lib/helper
 
 setup() {
 	tmp=$(mktemp -d)

@@ -5,7 +5,7 @@
 # capture (not empty, read-only, full) gets a one-line error, exit 1, and
 # nothing that looks like a capture. Needs root (setcap, tmpfs mounts).
 
-load ../cli/helper
+load ../lib/helper
 
 setup() {
 	needs_root "setcap, tmpfs mounts and root-only /proc and /sys files"

@@ -5,7 +5,7 @@
 # Nothing here writes to DAMON: the write tests run in the VM tier
 # (tests/kernel/guest-6.12/55-damos.bats).
 
-load ../cli/helper
+load ../lib/helper
 
 KD=/sys/kernel/mm/damon/admin/kdamonds
 

@@ -5,7 +5,7 @@
 # request. The FUSE probe must leave no mount in any namespace, even when it
 # is killed with its mount in place. Needs root.
 
-load ../cli/helper
+load ../lib/helper
 
 setup() {
 	needs_root "the probes mount, prctl and read root-only sysfs"

@@ -5,7 +5,7 @@
 # served by a real node_exporter (scraped with curl), rtla compare on two
 # real records, and the CPU words of -c/-H. Needs root and tracefs.
 
-load ../cli/helper
+load ../lib/helper
 bats_require_minimum_version 1.5.0
 
 TRACING=/sys/kernel/tracing

@@ -9,7 +9,7 @@
 # global settings are tested the same way in the VM tier
 # (tests/kernel/guest-*/25-osnoise-kill.bats). Needs root and tracefs.
 
-load ../cli/helper
+load ../lib/helper
 
 TRACING=/sys/kernel/tracing
 

@@ -4,7 +4,7 @@
 # option, the JSON record against the text, stop conditions, the instance
 # removed. Needs root and tracefs.
 
-load ../cli/helper
+load ../lib/helper
 bats_require_minimum_version 1.5.0
 
 TRACING=/sys/kernel/tracing

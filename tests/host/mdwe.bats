@@ -4,7 +4,7 @@
 # the audit as root (BPF) and as nobody (unknown, with the reason); the
 # selftest; rtla mdwe run. Every process a test starts is killed by its PID.
 
-load ../cli/helper
+load ../lib/helper
 bats_require_minimum_version 1.5.0
 
 setup_file() {

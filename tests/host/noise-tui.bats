@@ -3,7 +3,7 @@
 # backend this kernel offers: it redraws the table (two frames captured, the
 # second with a later period and duration) and 'q' ends the run as SIGINT.
 
-load ../cli/helper
+load ../lib/helper
 
 setup() {
 	needs_root "the sampler attributes noise through tracefs"

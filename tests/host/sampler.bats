@@ -3,7 +3,7 @@
 # attribution of a competing task, the private tracefs instance removed on
 # every way out, stop conditions and bad input. Needs root and tracefs.
 
-load ../cli/helper
+load ../lib/helper
 bats_require_minimum_version 1.5.0
 
 TRACING=/sys/kernel/tracing

@@ -1,5 +1,8 @@
-# Shared set-up for the bats tiers: $RTLA is the binary under test.
-: "${RTLA:=$BATS_TEST_DIRNAME/../../build/rtla}"
+# Shared set-up of the bats tiers on the host (cli, fixtures, host): $RTLA is
+# the binary under test, $TOP the checkout. The guests of the VM tier have
+# their own helpers in tests/kernel/guest-lib/.
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+: "${RTLA:=$TOP/build/rtla}"
 RTLA=$(readlink -f "$RTLA")
 
 # needs_root REASON: skip with the reason printed unless running as root
@@ -14,7 +17,7 @@ needs_root() {
 # src/commands.h declares. Use it in an assignment (rows=$(command_table)):
 # in a $(...) inside a for list or a < <(...) its failure would be lost.
 command_table() {
-	local src=$BATS_TEST_DIRNAME/../../src rows nrows ndecl
+	local src=$TOP/src rows nrows ndecl
 	rows=$(sed -n 's/^[[:space:]]*{ "\([^"]*\)", cmd_[a-z_]*, "\([^"]*\)",.*$/\1\t\2/p' "$src/main.c")
 	nrows=$(grep -c . <<<"$rows" || true)
 	ndecl=$(grep -c '^int cmd_[a-z_]*(int argc, char \*\*argv);' "$src/commands.h" || true)
