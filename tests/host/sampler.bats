@@ -369,3 +369,45 @@ import json, sys
 d = json.load(sys.stdin)
 assert d["degraded"].startswith("sampler without trace events"), d["degraded"]'
 }
+
+# A busy SCHED_FIFO task on CPU $1 in bursts of BURST ms every CYCLE ms, its pid in BUSY
+start_bursts() {
+	taskset -c "$1" chrt -f 1 bash -c '
+		while :; do
+			end=$((${EPOCHREALTIME/./} + '"$2"' * 1000))
+			while [ "${EPOCHREALTIME/./}" -lt "$end" ]; do :; done
+			sleep 0.'"$3"'
+		done' 3>&- &
+	BUSY=$!
+}
+
+@test "under load: Runtime is the time measured, at least periods x runtime, never more than the run lasted" {
+	# (the same holds of the kernel's tracer, which ends a period the same way)
+	# a period ends at the first clock reading at or past its runtime: one
+	# whose end falls into a burst lasts longer than -r, with the tracer too
+	start_bursts "$LAST" 230 170
+	t0=${EPOCHREALTIME/./}
+	run --separate-stderr timeout 30 "$RTLA" osnoise top --backend sampler -c "$LAST" \
+		-p 500000 -r 250000 -d 4s -q --json-file "$T/r.json"
+	wall_us=$((${EPOCHREALTIME/./} - t0))
+	kill "$BUSY"
+	echo "status $status, wall $wall_us us: $output"
+	[ "$status" -eq 0 ]
+	python3 - "$T/r.json" "$LAST" "$wall_us" <<-'EOF'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		cpu, wall = int(sys.argv[2]), int(sys.argv[3])
+		c = [c for c in d["cpus"] if c["cpu"] == cpu][0]
+		periods, runtime, noise = c["periods"], c["runtime_us"], c["noise_us"]
+		print(f"cpu {cpu}: {periods} periods, runtime {runtime} us "
+		      f"({runtime - periods * 250000} us over {periods} x 250000), noise {noise} us, "
+		      f"the run lasted {wall} us")
+		assert periods >= 4, "fewer periods than a 4 s run of 500 ms periods holds"
+		assert runtime >= periods * 250000, "a period shorter than its runtime"
+		assert runtime <= wall, "more time measured than the run lasted"
+		# what is not noise is the time before each period's end: -r at most
+		# (1 us a period for the rounding to us)
+		assert runtime - noise <= periods * 250001, "more noise-free time than -r a period"
+		assert 0 < noise <= runtime, "the bursts were not seen, or more noise than runtime"
+	EOF
+}
