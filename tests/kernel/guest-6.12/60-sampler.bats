@@ -10,6 +10,10 @@ setup() {
 	cd "$BATS_TEST_TMPDIR"
 }
 
+teardown() {
+	if [ -n "${BUSY:-}" ]; then kill "$BUSY" 2>/dev/null || true; fi
+}
+
 # $output's lines without rtla's warnings (a guest whose TSC the kernel marked
 # unstable warns that the spinners' clock has no vDSO read): the table's lines
 table_lines() {
@@ -66,4 +70,32 @@ same_order() {
 	same_order HW "$s_hw" "$t_hw"
 	same_order NMI "$s_nmi" "$t_nmi"
 	same_order IRQ "$s_irq" "$t_irq"
+}
+
+# Runtime and noise of CPU 1 from a table: "RUNTIME NOISE PERIODS"
+runtime_noise() {
+	grep -E '^ {0,2}1 #' | sed -E 's/^ *1 #([0-9]+) +([0-9]+) +([0-9]+) .*/\2 \3 \1/'
+}
+
+@test "under load, tracer and sampler alike: Runtime >= periods x runtime, Runtime - Noise <= periods x runtime" {
+	# SCHED_FIFO bursts of 230 ms every 400 ms on CPU 1: a period whose end
+	# falls into one lasts longer than -r, in the kernel's tracer as in the sampler
+	taskset -c 1 chrt -f 1 bash -c '
+		while :; do
+			end=$((${EPOCHREALTIME/./} + 230000))
+			while [ "${EPOCHREALTIME/./}" -lt "$end" ]; do :; done
+			sleep 0.17
+		done' 3>&- &
+	BUSY=$!
+	for backend in tracer sampler; do
+		run timeout 60 "$RTLA" osnoise top --backend "$backend" -c 1 -p 500000 -r 250000 -d 4s -q
+		echo "$backend: status $status"
+		echo "$output"
+		[ "$status" -eq 0 ]
+		read -r runtime noise periods <<<"$(runtime_noise <<<"$output")"
+		echo "$backend: $periods periods, runtime $runtime us, noise $noise us"
+		[ "$periods" -ge 2 ]
+		[ "$runtime" -ge $((periods * 250000)) ]
+		[ $((runtime - noise)) -le $((periods * 250001)) ]
+	done
 }
