@@ -13,8 +13,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "compare/jsonread.h"
 #include "cpuspec.h"
-#include "jsonread.h"
 #include "osnoise/gate.h"
 #include "osnoise/hist.h"
 #include "osnoise/osnoise.h"
