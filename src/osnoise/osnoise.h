@@ -281,10 +281,10 @@ int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,
 		     struct noise_params *p);
 void noise_params_free(struct noise_params *p);
 
-/* top.c: the whole run of TOOL; returns the exit status */
+/* driver.c: the whole run of TOOL; returns the exit status */
 int noise_run_tool(const struct noise_tool *tool, struct noise_params *p);
 
-/* osnoise_cmd.c: parse argv for TOOL and run it; returns the exit status */
+/* driver.c: parse argv for TOOL and run it; returns the exit status */
 int noise_cmd_run(int argc, char **argv, const struct noise_tool *tool);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * table - upstream rtla's osnoise/hwnoise table, byte for byte, top's sink,
- * and the JSON run record of every noise tool.
+ * table - upstream rtla's osnoise/hwnoise table, byte for byte, and top's
+ * sink.
  */
 #ifndef RTLA_OSNOISE_TABLE_H
 #define RTLA_OSNOISE_TABLE_H
@@ -31,12 +31,5 @@ void noise_print_missed(FILE *f, const struct noise_run *run);
 void noise_format_duration(time_t secs, char *buf, size_t len);
 /* "% CPU Aval" in hundred-thousandths of a percent, without overflow. */
 unsigned long long noise_cpu_avail(const struct noise_cpu *c);
-/* Version of the run record; it changes when a field changes meaning. */
-#define NOISE_SCHEMA_VERSION	1
-/*
- * The record a CI gate keeps: the envelope, options, the tool's part (its
- * per-CPU results), events, verdict.
- */
-void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s);
 
 #endif

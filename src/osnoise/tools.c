@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tools - the rows of the noise tools, and the two calls through which the
- * backends hand over what they measured.
+ * tools - the rows of the noise tools.
  *
  * Adding a tool (timerlat next) is a row here: its name and options, its
  * defaults, a sink and its printers. The backends do not change.
@@ -70,28 +69,3 @@ const struct noise_tool hwnoise_hist_tool = {
 	.period_us = PERIOD_US,
 	HIST_SINK_AND_PRINTERS,
 };
-
-void noise_run_add_period(struct noise_run *run, const struct noise_period *p)
-{
-	if (p->cpu < 0 || p->cpu >= run->params->nr_cpus)
-		return;
-	if (run->periods)
-		run->periods[p->cpu]++;
-	if (run->tool->add_period)
-		run->tool->add_period(run, p);
-	if (run->totals)
-		noise_cpu_fold(&run->totals[p->cpu], p);
-}
-
-void noise_run_add_sample(struct noise_run *run, int cpu, uint64_t ns)
-{
-	if (cpu >= 0 && cpu < run->params->nr_cpus && run->tool->add_sample)
-		run->tool->add_sample(run, cpu, ns);
-}
-
-void noise_run_add_samples(struct noise_run *run, int cpu, uint64_t us, uint64_t count,
-			   uint64_t sum_ns)
-{
-	if (cpu >= 0 && cpu < run->params->nr_cpus && count && run->tool->add_samples)
-		run->tool->add_samples(run, cpu, us, count, sum_ns);
-}

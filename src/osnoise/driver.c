@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * top - one run of a noise tool (osnoise top or hist, hwnoise top or hist)
- * on a noise backend.
+ * driver - the run every noise tool shares (osnoise top or hist, hwnoise
+ * top or hist) on a noise backend: noise_cmd_run() parses a tool's options
+ * (options.c) and noise_run_tool() drives the backend, whose periods and
+ * samples come back through noise_run_add_*() to the tool's sink; the
+ * tool's printers (beside its row) and the JSON record (record.c) end it.
  *
  * The loop wakes every second (less often when nothing is shown or
  * watched), lets the backend hand what it measured to the tool's sink and,
@@ -27,8 +30,39 @@
 #include "output.h"
 #include "msg.h"
 #include "osnoise.h"
+#include "record.h"
 #include "table.h"
 #include "tui.h"
+
+/*
+ * The hand-over: what the backends call with each period and each single
+ * noise. A period also counts for the deadline (finish_periods()) and, on
+ * hist with a gate, for the period totals top would show.
+ */
+void noise_run_add_period(struct noise_run *run, const struct noise_period *p)
+{
+	if (p->cpu < 0 || p->cpu >= run->params->nr_cpus)
+		return;
+	if (run->periods)
+		run->periods[p->cpu]++;
+	if (run->tool->add_period)
+		run->tool->add_period(run, p);
+	if (run->totals)
+		noise_cpu_fold(&run->totals[p->cpu], p);
+}
+
+void noise_run_add_sample(struct noise_run *run, int cpu, uint64_t ns)
+{
+	if (cpu >= 0 && cpu < run->params->nr_cpus && run->tool->add_sample)
+		run->tool->add_sample(run, cpu, ns);
+}
+
+void noise_run_add_samples(struct noise_run *run, int cpu, uint64_t us, uint64_t count,
+			   uint64_t sum_ns)
+{
+	if (cpu >= 0 && cpu < run->params->nr_cpus && count && run->tool->add_samples)
+		run->tool->add_samples(run, cpu, us, count, sum_ns);
+}
 
 /*
  * Signal handlers cannot take arguments: the one run of this process, or
@@ -513,4 +547,18 @@ out_json:
 	if (record)
 		fclose(record);
 	return status;
+}
+
+int noise_cmd_run(int argc, char **argv, const struct noise_tool *tool)
+{
+	struct noise_params p;
+	int ret;
+
+	json_set_command(tool->name);	/* "osnoise top" with or without the word "top" */
+	ret = noise_parse_args(argc, argv, tool, &p);
+	if (ret)
+		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
+	ret = noise_run_tool(tool, &p);
+	noise_params_free(&p);
+	return ret;
 }
