@@ -31,7 +31,7 @@
 #include "msg.h"
 #include "osnoise.h"
 #include "record.h"
-#include "table.h"
+#include "top.h"
 #include "tui.h"
 
 /*

@@ -18,7 +18,7 @@
 #include "osnoise/gate.h"
 #include "osnoise/hist.h"
 #include "osnoise/osnoise.h"
-#include "osnoise/table.h"
+#include "osnoise/top.h"
 #include "sysroot.h"
 #include "tap.h"
 

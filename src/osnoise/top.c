@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * table - the sink and printers of osnoise top and hwnoise: the noise table
- * as upstream rtla prints it (scripts parse it, so every space matters), and
- * top's per-CPU part of the JSON record (record.c writes the rest).
+ * top - `rtla osnoise top`: the sink and printers of osnoise top and
+ * hwnoise, that is the noise table as upstream rtla prints it (scripts parse
+ * it, so every space matters) and top's per-CPU part of the JSON record
+ * (record.c writes the rest), then osnoise top's usage and its tool row.
+ * driver.c runs it; hwnoise's row (src/hwnoise/) shares the sink and printers.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +12,7 @@
 
 #include "json.h"
 #include "osnoise.h"
-#include "table.h"
+#include "top.h"
 
 /* top's sink: every period folded into its CPU's totals */
 int noise_top_sink_new(struct noise_run *run)
@@ -168,3 +170,32 @@ void noise_top_json(struct json *j, const struct noise_run *run)
 	}
 	json_array_end(j);
 }
+
+/* ---- the tool: osnoise top's options, usage and row ------------------------------ */
+
+const char noise_top_synopsis[] =
+	"[-q] [-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n"
+	"	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n"
+	"	  [-c cpu-list] [-H cpu-list] [-P priority] [-C [cgroup_name]] [--warm-up s]";
+
+static void top_usage(FILE *f)
+{
+	noise_usage(f, &osnoise_top_cli, "osnoise [top]", "a per-cpu summary of the OS noise",
+		    noise_top_synopsis);
+}
+
+const struct cli_spec osnoise_top_cli = {
+	.command = "osnoise top",
+	.options = noise_options,
+	.style = CLI_STYLE_UPSTREAM,
+	.usage = top_usage,
+};
+
+const struct noise_tool osnoise_top_tool = {
+	.name = "osnoise top",
+	.title = "Operating System Noise",
+	.cli = &osnoise_top_cli,
+	.os_columns = true,
+	.period_us = NOISE_PERIOD_US,
+	NOISE_TOP_SINK_AND_PRINTERS,
+};
