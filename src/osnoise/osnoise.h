@@ -11,6 +11,15 @@
  * backend, and let noise_run_tool() drive it through its ops while the
  * backend hands periods (and samples, when the tool wants them) to the
  * tool's sink; at the end the tool prints what its sink holds.
+ *
+ * Where each part is: osnoise_cmd.c the osnoise command and its verbs;
+ * driver.c the run (noise_cmd_run(), the loop, signals, the hand-over);
+ * options.c the option lists and their parser; top.c and hist.c a tool
+ * each (sink, printers, usage, row); src/hwnoise/ hwnoise's specs and
+ * rows; record.c the JSON record; gate.c and gate_out.c --fail-if with
+ * its JUnit and Prometheus files; actions.c the actions; tracer.c and
+ * tracer_hist.c (with knobs.c, threads.c) and sampler*.c the backends;
+ * tui.c the live view.
  */
 #ifndef RTLA_OSNOISE_H
 #define RTLA_OSNOISE_H
