@@ -1,17 +1,76 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * hwnoise - `rtla hwnoise [hist]`: osnoise top, or hist, with interrupts
- * disabled.
+ * disabled. All of hwnoise's own definition is here: its two option specs
+ * with their usage, and its two tool rows.
  *
- * Everything but the tool rows' defaults lives in src/osnoise/: the same
- * options, backends and printers, with a 750 ms runtime per 1 s period by
+ * Everything else lives in src/osnoise/ (osnoise.h): the same option lists,
+ * backends, driver and printers, with a 750 ms runtime per 1 s period by
  * default and only the HW and NMI columns. Upstream has no hwnoise hist;
  * ours is osnoise hist with hwnoise's defaults.
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "osnoise/osnoise.h"
+
+#define HW_RUNTIME_US	750000LL	/* 75 % of the period, so that the CPU makes progress */
+
+/* upstream prints the empty mode of hwnoise too: two spaces before "[-h]" */
+static void hwnoise_usage(FILE *f)
+{
+	noise_usage(f, &hwnoise_cli, "hwnoise ", "a summary of hardware-related noise",
+		    noise_top_synopsis);
+}
+
+static void hwnoise_hist_usage(FILE *f);
+
+static const struct cli_spec hwnoise_hist_cli = {
+	.command = "hwnoise hist",
+	.options = noise_hist_options,
+	.style = CLI_STYLE_UPSTREAM,
+	.usage = hwnoise_hist_usage,
+};
+
+static void hwnoise_hist_usage(FILE *f)
+{
+	noise_usage(f, &hwnoise_hist_cli, "hwnoise hist",
+		    "a per-cpu histogram of the hardware-related noise", noise_hist_synopsis);
+}
+
+/* `rtla hwnoise` alone is top; "hist" is its one verb, for the completion */
+static const struct cli_spec *const hwnoise_verbs[] = { &hwnoise_hist_cli, NULL };
+
+const struct cli_spec hwnoise_cli = {
+	.command = "hwnoise",
+	.options = noise_options,
+	.style = CLI_STYLE_UPSTREAM,
+	.usage = hwnoise_usage,
+	.verbs = hwnoise_verbs,
+};
+
+const struct noise_tool hwnoise_tool = {
+	.name = "hwnoise",
+	.title = "Hardware-related Noise",
+	.cli = &hwnoise_cli,
+	.irq_disabled = true,
+	.runtime_us = HW_RUNTIME_US,
+	.period_us = NOISE_PERIOD_US,
+	NOISE_TOP_SINK_AND_PRINTERS,
+};
+
+/* not upstream's: hist with hwnoise's defaults */
+const struct noise_tool hwnoise_hist_tool = {
+	.name = "hwnoise hist",
+	.title = "RTLA hwnoise histogram",
+	.cli = &hwnoise_hist_cli,
+	.irq_disabled = true,
+	.runtime_us = HW_RUNTIME_US,
+	.period_us = NOISE_PERIOD_US,
+	NOISE_HIST_SINK_AND_PRINTERS,
+};
 
 int cmd_hwnoise(int argc, char **argv)
 {

@@ -17,7 +17,7 @@
 #include "osnoise/gate.h"
 #include "osnoise/hist.h"
 #include "osnoise/osnoise.h"
-#include "osnoise/table.h"
+#include "osnoise/top.h"
 
 const struct gate_metric_info gate_metrics[GATE_NR_METRICS] = {
 	[GATE_MAX_SINGLE] = { "max_single_us", GATE_UNIT_US, false, false,

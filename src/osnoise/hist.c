@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * hist - the histogram tools' sink, upstream's histogram text and the
- * exact figures of the JSON record.
+ * hist - `rtla osnoise hist`: the histogram tools' sink, upstream's
+ * histogram text, the exact figures of the JSON record, then osnoise hist's
+ * usage and its tool row (hwnoise hist's, in src/hwnoise/, shares the rest).
  *
  * Upstream reads a kernel hist trigger whose buckets are -b us wide and
  * prints each bucket's lower bound as the duration of all its samples, so
@@ -17,7 +18,7 @@
 #include "json.h"
 #include "msg.h"
 #include "osnoise/hist.h"
-#include "osnoise/table.h"
+#include "osnoise/top.h"
 
 #define MAP_MIN_BITS	6	/* 64 slots to start with, 1 KiB */
 
@@ -467,3 +468,33 @@ void noise_hist_json(struct json *j, const struct noise_run *run)
 	}
 	json_array_end(j);
 }
+
+/* ---- the tool: osnoise hist's options, usage and row ---------------------------- */
+
+const char noise_hist_synopsis[] =
+	"[-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n"
+	"	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n"
+	"	  [-c cpu-list] [-H cpu-list] [-P priority] [-b N] [-E N] [--no-header] [--no-summary] \\\n"
+	"	  [--no-index] [--with-zeros] [-C [cgroup_name]] [--warm-up]";
+
+static void hist_usage(FILE *f)
+{
+	noise_usage(f, &osnoise_hist_cli, "osnoise hist", "a per-cpu histogram of the OS noise",
+		    noise_hist_synopsis);
+}
+
+const struct cli_spec osnoise_hist_cli = {
+	.command = "osnoise hist",
+	.options = noise_hist_options,
+	.style = CLI_STYLE_UPSTREAM,
+	.usage = hist_usage,
+};
+
+const struct noise_tool osnoise_hist_tool = {
+	.name = "osnoise hist",
+	.title = "RTLA osnoise histogram",
+	.cli = &osnoise_hist_cli,
+	.os_columns = true,
+	.period_us = NOISE_PERIOD_US,
+	NOISE_HIST_SINK_AND_PRINTERS,
+};

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * hist - the sink and printers of `rtla osnoise hist` and `rtla hwnoise hist`.
+ * hist - the histogram map of `rtla osnoise hist` and `rtla hwnoise hist`
+ * (hist.c); the rows' sink and printers are declared in osnoise.h.
  *
  * The sink keeps, per CPU, how many samples of each whole-us duration it
  * saw (an open-addressing map: noise durations cluster, so a long run holds
@@ -56,17 +57,5 @@ struct hist_slot *noise_hist_sorted(const struct noise_hist *h, int cpu, size_t 
  */
 uint64_t noise_hist_percentile(const struct hist_slot *s, size_t n, uint64_t total,
 			       unsigned per_10000);
-
-/* The tool row's sink (run->hist) and printers. */
-int noise_hist_sink_new(struct noise_run *run);
-void noise_hist_add_period(struct noise_run *run, const struct noise_period *p);
-void noise_hist_add_sample(struct noise_run *run, int cpu, uint64_t ns);
-void noise_hist_add_samples(struct noise_run *run, int cpu, uint64_t us, uint64_t count,
-			    uint64_t sum_ns);
-void noise_hist_sink_free(struct noise_run *run);
-/* Upstream's histogram text, byte for byte. */
-void noise_hist_print(FILE *f, const struct noise_run *run, time_t now);
-/* "histogram" and "cpus" with the exact figures. */
-void noise_hist_json(struct json *j, const struct noise_run *run);
 
 #endif

@@ -7,7 +7,8 @@
  * meanings and defaults, parsed strictly: a value upstream would silently
  * misread is refused with a one-line reason. --backend, -J and --json-file
  * are ours. top's list is also hwnoise's, hist's also hwnoise hist's; the
- * rows they share are written once, below.
+ * rows they share are written once, below. Each tool's spec (its name,
+ * list and usage) is beside its row: top.c, hist.c, src/hwnoise/hwnoise.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -19,7 +20,6 @@
 
 #include "actions.h"
 #include "cli.h"
-#include "commands.h"
 #include "cpuspec.h"
 #include "msg.h"
 #include "osnoise.h"
@@ -30,11 +30,6 @@
 #define BUCKET_MAX_US	999999LL	/* upstream refuses >= 1000000 (its text says <=) */
 #define ENTRIES_MIN	10LL		/* upstream accepts 10 (its text says > 10) */
 #define ENTRIES_MAX	9999999LL
-
-static void top_usage(FILE *f);
-static void hist_usage(FILE *f);
-static void hwnoise_usage(FILE *f);
-static void hwnoise_hist_usage(FILE *f);
 
 enum {
 	OPT_TRIGGER = CLI_LONG, OPT_FILTER, OPT_WARMUP, OPT_BUFFER, OPT_ON_THRESHOLD, OPT_ON_END,
@@ -139,84 +134,16 @@ const struct cli_option noise_hist_options[] = {
 	CLI_OPT_END
 };
 
-const struct cli_spec osnoise_top_cli = {
-	.command = "osnoise top",
-	.options = noise_options,
-	.style = CLI_STYLE_UPSTREAM,
-	.usage = top_usage,
-};
-
-const struct cli_spec osnoise_hist_cli = {
-	.command = "osnoise hist",
-	.options = noise_hist_options,
-	.style = CLI_STYLE_UPSTREAM,
-	.usage = hist_usage,
-};
-
-const struct cli_spec hwnoise_hist_cli = {
-	.command = "hwnoise hist",
-	.options = noise_hist_options,
-	.style = CLI_STYLE_UPSTREAM,
-	.usage = hwnoise_hist_usage,
-};
-
-/* `rtla hwnoise` alone is top; "hist" is its one verb, for the completion */
-static const struct cli_spec *const hwnoise_verbs[] = { &hwnoise_hist_cli, NULL };
-
-const struct cli_spec hwnoise_cli = {
-	.command = "hwnoise",
-	.options = noise_options,
-	.style = CLI_STYLE_UPSTREAM,
-	.usage = hwnoise_usage,
-	.verbs = hwnoise_verbs,
-};
-
 /*
  * upstream's common_usage(): "rtla TOOL MODE: DESCRIPTION (version)", the
  * synopsis after "usage: [rtla] TOOL MODE [-h] ", then the option lines
  */
-static void noise_usage(FILE *f, const struct cli_spec *spec, const char *usage_name,
-			const char *description, const char *synopsis)
+void noise_usage(FILE *f, const struct cli_spec *spec, const char *usage_name,
+		 const char *description, const char *synopsis)
 {
 	fprintf(f, "rtla %s: %s (version %s)\n\n", spec->command, description, RTLA_VERSION);
 	fprintf(f, "  usage: [rtla] %s [-h] %s\n\n", usage_name, synopsis);
 	cli_print_options(spec, f);
-}
-
-static const char top_synopsis[] =
-	"[-q] [-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n"
-	"	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n"
-	"	  [-c cpu-list] [-H cpu-list] [-P priority] [-C [cgroup_name]] [--warm-up s]";
-
-static const char hist_synopsis[] =
-	"[-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n"
-	"	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n"
-	"	  [-c cpu-list] [-H cpu-list] [-P priority] [-b N] [-E N] [--no-header] [--no-summary] \\\n"
-	"	  [--no-index] [--with-zeros] [-C [cgroup_name]] [--warm-up]";
-
-static void top_usage(FILE *f)
-{
-	noise_usage(f, &osnoise_top_cli, "osnoise [top]", "a per-cpu summary of the OS noise",
-		    top_synopsis);
-}
-
-static void hist_usage(FILE *f)
-{
-	noise_usage(f, &osnoise_hist_cli, "osnoise hist", "a per-cpu histogram of the OS noise",
-		    hist_synopsis);
-}
-
-/* upstream prints the empty mode of hwnoise too: two spaces before "[-h]" */
-static void hwnoise_usage(FILE *f)
-{
-	noise_usage(f, &hwnoise_cli, "hwnoise ", "a summary of hardware-related noise",
-		    top_synopsis);
-}
-
-static void hwnoise_hist_usage(FILE *f)
-{
-	noise_usage(f, &hwnoise_hist_cli, "hwnoise hist",
-		    "a per-cpu histogram of the hardware-related noise", hist_synopsis);
 }
 
 static int add_event(struct noise_params *p, const char *spec, char *err)

@@ -11,6 +11,15 @@
  * backend, and let noise_run_tool() drive it through its ops while the
  * backend hands periods (and samples, when the tool wants them) to the
  * tool's sink; at the end the tool prints what its sink holds.
+ *
+ * Where each part is: osnoise_cmd.c the osnoise command and its verbs;
+ * driver.c the run (noise_cmd_run(), the loop, signals, the hand-over);
+ * options.c the option lists and their parser; top.c and hist.c a tool
+ * each (sink, printers, usage, row); src/hwnoise/ hwnoise's specs and
+ * rows; record.c the JSON record; gate.c and gate_out.c --fail-if with
+ * its JUnit and Prometheus files; actions.c the actions; tracer.c and
+ * tracer_hist.c (with knobs.c, threads.c) and sampler*.c the backends;
+ * tui.c the live view.
  */
 #ifndef RTLA_OSNOISE_H
 #define RTLA_OSNOISE_H
@@ -150,8 +159,10 @@ struct json;
 /*
  * A tool: one row per command, all of it constant. Its sink folds what the
  * backend delivers; its printers show what the sink holds. top and hwnoise
- * fold periods into run->cpu (table.c), hist and hwnoise hist fold samples
- * into run->hist (hist.c).
+ * fold periods into run->cpu (top.c), hist and hwnoise hist fold samples
+ * into run->hist (hist.c). Each row is defined beside its printers: osnoise
+ * top's in top.c, osnoise hist's in hist.c, hwnoise's two in
+ * src/hwnoise/hwnoise.c.
  */
 struct noise_tool {
 	const char *name;		/* "osnoise hist": help, JSON command and schema */
@@ -184,6 +195,52 @@ struct noise_tool {
 
 extern const struct noise_tool osnoise_top_tool, osnoise_hist_tool;
 extern const struct noise_tool hwnoise_tool, hwnoise_hist_tool;
+
+/*
+ * What the rows are made of, hwnoise's too: upstream's default period,
+ * written explicitly, and the sink and printers of top (top.c: periods
+ * into run->cpu) and of hist (hist.c: samples into run->hist), whichever
+ * IRQ mode they run in.
+ */
+#define NOISE_PERIOD_US		1000000LL
+
+int noise_top_sink_new(struct noise_run *run);
+void noise_top_add_period(struct noise_run *run, const struct noise_period *p);
+void noise_top_sink_free(struct noise_run *run);
+/* The header, one row per measured CPU with runtime, the missed-events line. */
+void noise_table_print(FILE *f, const struct noise_run *run, time_t now);
+/* The backend's note, if any, then the table. */
+void noise_top_print_final(FILE *f, const struct noise_run *run, time_t now);
+/* top's part of the record: "cpus", one object per measured CPU */
+void noise_top_json(struct json *j, const struct noise_run *run);
+
+#define NOISE_TOP_SINK_AND_PRINTERS \
+	.sink_new = noise_top_sink_new, \
+	.add_period = noise_top_add_period, \
+	.sink_free = noise_top_sink_free, \
+	.print_live = noise_table_print, \
+	.print_final = noise_top_print_final, \
+	.json_part = noise_top_json
+
+int noise_hist_sink_new(struct noise_run *run);
+void noise_hist_add_period(struct noise_run *run, const struct noise_period *p);
+void noise_hist_add_sample(struct noise_run *run, int cpu, uint64_t ns);
+void noise_hist_add_samples(struct noise_run *run, int cpu, uint64_t us, uint64_t count,
+			    uint64_t sum_ns);
+void noise_hist_sink_free(struct noise_run *run);
+/* Upstream's histogram text, byte for byte. */
+void noise_hist_print(FILE *f, const struct noise_run *run, time_t now);
+/* "histogram" and "cpus" with the exact figures. */
+void noise_hist_json(struct json *j, const struct noise_run *run);
+
+#define NOISE_HIST_SINK_AND_PRINTERS \
+	.sink_new = noise_hist_sink_new, \
+	.add_period = noise_hist_add_period, \
+	.add_sample = noise_hist_add_sample, \
+	.add_samples = noise_hist_add_samples, \
+	.sink_free = noise_hist_sink_free, \
+	.print_final = noise_hist_print, \
+	.json_part = noise_hist_json
 
 /*
  * A backend measures; noise_run_tool() does everything else. Every op
@@ -272,19 +329,28 @@ extern const struct noise_backend noise_sampler_backend;
 /* Does the running kernel have the osnoise tracer? (for --backend auto) */
 bool noise_tracer_available(void);
 
-/* options.c: the option lists of top and hist, and each tool's spec (cli.h) */
+/* options.c: the option lists of top and hist (cli.h), shared by both modes */
 extern const struct cli_option noise_options[], noise_hist_options[];
-extern const struct cli_spec osnoise_top_cli, osnoise_hist_cli, hwnoise_hist_cli;
+/* each tool's spec, beside its row (top.c, hist.c) */
+extern const struct cli_spec osnoise_top_cli, osnoise_hist_cli;
+/*
+ * options.c: upstream's common_usage(): "rtla TOOL MODE: DESCRIPTION
+ * (version)", the synopsis after "usage: [rtla] USAGE_NAME [-h] ", then the
+ * option lines; top's and hist's synopses (top.c, hist.c) serve hwnoise too
+ */
+void noise_usage(FILE *f, const struct cli_spec *spec, const char *usage_name,
+		 const char *description, const char *synopsis);
+extern const char noise_top_synopsis[], noise_hist_synopsis[];
 
 /* 0, or CLI_EXIT / CLI_ERROR (cli.h) with the help or the error printed. */
 int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,
 		     struct noise_params *p);
 void noise_params_free(struct noise_params *p);
 
-/* top.c: the whole run of TOOL; returns the exit status */
+/* driver.c: the whole run of TOOL; returns the exit status */
 int noise_run_tool(const struct noise_tool *tool, struct noise_params *p);
 
-/* osnoise_cmd.c: parse argv for TOOL and run it; returns the exit status */
+/* driver.c: parse argv for TOOL and run it; returns the exit status */
 int noise_cmd_run(int argc, char **argv, const struct noise_tool *tool);
 
 #endif

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * osnoise_cmd - `rtla osnoise [top|hist]`, and the run of every noise tool.
+ * osnoise_cmd - `rtla osnoise [top|hist]`: the command's usage, its two
+ * verbs and the choice of the tool; driver.c runs it.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
-#include "json.h"
 #include "msg.h"
 #include "osnoise.h"
 
@@ -34,20 +34,6 @@ const struct cli_spec osnoise_cli = {
 	.usage = osnoise_usage,
 	.verbs = osnoise_verbs,
 };
-
-int noise_cmd_run(int argc, char **argv, const struct noise_tool *tool)
-{
-	struct noise_params p;
-	int ret;
-
-	json_set_command(tool->name);	/* "osnoise top" with or without the word "top" */
-	ret = noise_parse_args(argc, argv, tool, &p);
-	if (ret)
-		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
-	ret = noise_run_tool(tool, &p);
-	noise_params_free(&p);
-	return ret;
-}
 
 int cmd_osnoise(int argc, char **argv)
 {

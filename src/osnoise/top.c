@@ -1,516 +1,201 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * top - one run of a noise tool (osnoise top or hist, hwnoise top or hist)
- * on a noise backend.
- *
- * The loop wakes every second (less often when nothing is shown or
- * watched), lets the backend hand what it measured to the tool's sink and,
- * for a tool with a live view (top), prints its table. Whatever ends the
- * run (the duration, a stop condition, any catchable terminating signal,
- * 'q' in the live view, a reader that closed stdout, or an error) goes
- * through the same teardown, which gives back every setting the backend
- * borrowed; a crash or SIGKILL leaves that to the guardian (guardian.h).
+ * top - `rtla osnoise top`: the sink and printers of osnoise top and
+ * hwnoise, that is the noise table as upstream rtla prints it (scripts parse
+ * it, so every space matters) and top's per-CPU part of the JSON record
+ * (record.c writes the rest), then osnoise top's usage and its tool row.
+ * driver.c runs it; hwnoise's row (src/hwnoise/) shares the sink and printers.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "actions.h"
-#include "commands.h"
 #include "json.h"
-#include "output.h"
-#include "msg.h"
 #include "osnoise.h"
-#include "table.h"
-#include "tui.h"
+#include "top.h"
 
-/*
- * Signal handlers cannot take arguments: the one run of this process, or
- * NULL once the teardown started (it must finish, whatever arrives).
- */
-static struct noise_run *volatile signal_run;
-/*
- * The handler also writes a byte here, which wakes wait_tick() at once: a
- * signal that lands between its check of stop_requested and its sleep
- * would otherwise be seen only a whole tick (up to 10 s) later.
- */
-static int wake_fds[2] = { -1, -1 };
-
-static void on_signal(int sig)
+/* top's sink: every period folded into its CPU's totals */
+int noise_top_sink_new(struct noise_run *run)
 {
-	struct noise_run *run = signal_run;
-	int saved_errno = errno;
+	run->cpu = calloc(run->params->nr_cpus, sizeof(*run->cpu));
+	return run->cpu ? 0 : -ENOMEM;
+}
 
-	if (!run)
-		return;
-	run->stop_requested++;
-	if (run->backend)
-		run->backend->halt(run);
-	if (wake_fds[1] >= 0) {
-		/* a full pipe has a wake-up pending anyway */
-		ssize_t ignored = write(wake_fds[1], "", 1);
+void noise_top_sink_free(struct noise_run *run)
+{
+	free(run->cpu);
+	run->cpu = NULL;
+}
 
-		(void)ignored;
-	}
-	errno = saved_errno;
+void noise_top_add_period(struct noise_run *run, const struct noise_period *p)
+{
+	noise_cpu_fold(&run->cpu[p->cpu], p);
+}
+
+void noise_cpu_fold(struct noise_cpu *c, const struct noise_period *p)
+{
+	c->periods++;
+	c->sum_runtime += p->runtime;
+	c->sum_noise += p->noise;
+	if (p->noise > c->max_noise)
+		c->max_noise = p->noise;
+	if (p->max_sample > c->max_sample)
+		c->max_sample = p->max_sample;
+	c->hw += p->hw;
+	c->nmi += p->nmi;
+	c->irq += p->irq;
+	c->softirq += p->softirq;
+	c->thread += p->thread;
 }
 
 /*
- * Every signal whose default action would end rtla ends the run through
- * the teardown instead (the real-time signals too). Not the crash signals
- * (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS): a process
- * that crashed must run no more of its code, so they keep their default,
- * and the backend's guardian process (guardian.h) restores what the run
- * borrowed. SIGPIPE stays ignored (main.c): a closed stdout ends the run
- * through EPIPE.
+ * Upstream multiplies (runtime - noise) by 10^7 in 64 bits, which wraps
+ * after ~1.8e12 us (~20 days) of summed runtime; 128 bits do not, and give
+ * the same digits before that.
  */
-static const int stop_signals[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF,
-	SIGXCPU, SIGXFSZ, SIGIO,
-#ifdef SIGPWR
-	SIGPWR,
-#endif
-#ifdef SIGSTKFLT
-	SIGSTKFLT,
-#endif
+unsigned long long noise_cpu_avail(const struct noise_cpu *c)
+{
+	unsigned __int128 free_time;
+
+	if (!c->sum_runtime || c->sum_noise > c->sum_runtime)
+		return 0;
+	free_time = c->sum_runtime - c->sum_noise;
+	return (unsigned long long)(free_time * 10000000 / c->sum_runtime);
+}
+
+void noise_format_duration(time_t secs, char *buf, size_t len)
+{
+	snprintf(buf, len, "%3lld %02lld:%02lld:%02lld", (long long)(secs / 86400),
+		 (long long)(secs / 3600 % 24), (long long)(secs / 60 % 60), (long long)(secs % 60));
+}
+
+void noise_table_print(FILE *f, const struct noise_run *run, time_t now)
+{
+	const struct noise_params *p = run->params;
+	bool os = run->tool->os_columns;
+	char duration[32];
+
+	noise_format_duration(now - run->start_time, duration, sizeof(duration));
+	fprintf(f, "%42s%s%s%35s\n", "", run->tool->title,
+		os ? "                                       " : "", "");
+	fprintf(f, "duration: %9s | time is in us\n", duration);
+	fprintf(f, "CPU Period       Runtime        Noise  %% CPU Aval   Max Noise   Max Single "
+		   "         HW          NMI%s\n", os ? "          IRQ      Softirq       Thread" : "");
+
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		const struct noise_cpu *c = &run->cpu[cpu];
+		unsigned long long avail;
+
+		if (!CPU_ISSET(cpu, &p->cpus) || !c->sum_runtime)
+			continue;
+		avail = noise_cpu_avail(c);
+		fprintf(f, "%3d #%-6llu %12llu %12llu   %3llu.%05llu%12llu %12llu%12llu %12llu ",
+			cpu, (unsigned long long)c->periods, (unsigned long long)c->sum_runtime,
+			(unsigned long long)c->sum_noise, avail / 100000, avail % 100000,
+			(unsigned long long)c->max_noise, (unsigned long long)c->max_sample,
+			(unsigned long long)c->hw, (unsigned long long)c->nmi);
+		if (!os)
+			fputc('\n', f);
+		else
+			fprintf(f, "%12llu %12llu %12llu\n", (unsigned long long)c->irq,
+				(unsigned long long)c->softirq, (unsigned long long)c->thread);
+	}
+	noise_print_missed(f, run);
+}
+
+/* What stays on the screen: the backend's note, then the last table. */
+void noise_top_print_final(FILE *f, const struct noise_run *run, time_t now)
+{
+	if (run->note)
+		fprintf(f, "%s\n", run->note);
+	noise_table_print(f, run, now);
+}
+
+void noise_print_missed(FILE *f, const struct noise_run *run)
+{
+	if (run->missed_events == UINT64_MAX) {
+		fprintf(f, "unknown number of events missed, results might not be accurate\n");
+	} else if (run->missed_events) {
+		unsigned long long total = run->processed_events + run->missed_events;
+
+		fprintf(f, "%llu (%.2f%%) events missed, results might not be accurate\n",
+			(unsigned long long)run->missed_events,
+			(double)run->missed_events / total * 100.0);
+	}
+}
+
+/* top's part of the record: one object per measured CPU */
+void noise_top_json(struct json *j, const struct noise_run *run)
+{
+	const struct noise_params *p = run->params;
+
+	json_array_begin(j, "cpus");
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		const struct noise_cpu *c = &run->cpu[cpu];
+
+		if (!CPU_ISSET(cpu, &p->cpus))
+			continue;
+		json_object_begin(j, NULL);
+		json_i64(j, "cpu", cpu);
+		json_u64(j, "periods", c->periods);
+		/* no figure without a period: a gate must not read 0 % available */
+		if (!c->periods) {
+			static const char *const keys[] = {
+				"runtime_us", "noise_us", "cpu_available_pct", "max_noise_us",
+				"max_single_us", "hw_count", "nmi_count", "irq_count",
+				"softirq_count", "thread_count",
+			};
+
+			json_str(j, "reason", "no period completed on this CPU");
+			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+				if (k < 7 || run->tool->os_columns)
+					json_null(j, keys[k]);
+			json_object_end(j);
+			continue;
+		}
+		json_null(j, "reason");
+		json_u64(j, "runtime_us", c->sum_runtime);
+		json_u64(j, "noise_us", c->sum_noise);
+		json_double(j, "cpu_available_pct", noise_cpu_avail(c) / 100000.0, 5);
+		json_u64(j, "max_noise_us", c->max_noise);
+		json_u64(j, "max_single_us", c->max_sample);
+		json_u64(j, "hw_count", c->hw);
+		json_u64(j, "nmi_count", c->nmi);
+		if (run->tool->os_columns) {
+			json_u64(j, "irq_count", c->irq);
+			json_u64(j, "softirq_count", c->softirq);
+			json_u64(j, "thread_count", c->thread);
+		}
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+/* ---- the tool: osnoise top's options, usage and row ------------------------------ */
+
+const char noise_top_synopsis[] =
+	"[-q] [-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n"
+	"	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n"
+	"	  [-c cpu-list] [-H cpu-list] [-P priority] [-C [cgroup_name]] [--warm-up s]";
+
+static void top_usage(FILE *f)
+{
+	noise_usage(f, &osnoise_top_cli, "osnoise [top]", "a per-cpu summary of the OS noise",
+		    noise_top_synopsis);
+}
+
+const struct cli_spec osnoise_top_cli = {
+	.command = "osnoise top",
+	.options = noise_options,
+	.style = CLI_STYLE_UPSTREAM,
+	.usage = top_usage,
 };
 
-static void install_signals(struct noise_run *run)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	signal_run = run;
-	if (wake_fds[0] < 0 && pipe2(wake_fds, O_CLOEXEC | O_NONBLOCK))
-		wake_fds[0] = wake_fds[1] = -1;	/* then a tick it is */
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-		sigaction(stop_signals[i], &sa, NULL);
-	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-		sigaction(sig, &sa, NULL);
-}
-
-static const struct noise_backend *choose_backend(struct noise_params *p)
-{
-	switch (p->backend) {
-	case BACKEND_TRACER:
-		return &noise_tracer_backend;
-	case BACKEND_SAMPLER:
-		return &noise_sampler_backend;
-	case BACKEND_AUTO:
-		break;
-	}
-	if (noise_tracer_available())
-		return &noise_tracer_backend;
-	/*
-	 * Without root tracefs cannot say whether the kernel has the tracer: do
-	 * not claim it has none; the sampler says what it lacks without root.
-	 */
-	if (geteuid())
-		return &noise_sampler_backend;
-	info_msg("the kernel has no osnoise tracer: measuring with the sampler backend");
-	return &noise_sampler_backend;
-}
-
-/* Options that only mean something to the kernel tracer. */
-static int check_backend_options(const struct noise_params *p, const struct noise_backend *b)
-{
-	const char *opt = NULL;
-
-	if (b == &noise_tracer_backend) {
-		if (geteuid()) {
-			err_msg("osnoise needs root permission");
-			return -EPERM;
-		}
-		return 0;
-	}
-	if (p->events)
-		opt = p->events->filter ? "--filter" : p->events->trigger ? "--trigger" : "-e";
-	else if (p->cgroup)
-		opt = "-C";
-	if (opt) {
-		err_msg("%s needs the tracer backend (the kernel osnoise tracer)", opt);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* -H, or automatically: keep rtla itself off the measured CPUs. */
-static void set_house_keeping(const struct noise_params *p)
-{
-	cpu_set_t hk;
-
-	if (p->hk_given) {
-		if (sched_setaffinity(0, sizeof(p->hk), &p->hk))
-			warn_msg("could not move rtla to the -H CPUs: %s", strerror(errno));
-		return;
-	}
-	if (!p->cpus_str || sched_getaffinity(0, sizeof(hk), &hk))
-		return;
-	for (int cpu = 0; cpu < p->nr_cpus; cpu++)
-		if (CPU_ISSET(cpu, &p->cpus))
-			CPU_CLR(cpu, &hk);
-	if (CPU_COUNT(&hk) && sched_setaffinity(0, sizeof(hk), &hk))
-		debug_msg("automatic house keeping failed: %s", strerror(errno));
-}
-
-static double seconds_since(const struct timespec *t0)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t0->tv_sec) + (now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-/*
- * How long the loop may sleep: a second while a live view is shown or a
- * stop condition watched (upstream's pace); otherwise each wake-up only
- * drains the backend, which is the tool's own noise on the measured
- * machine, so as seldom as the backend's buffers allow, and at least
- * every 1000 periods.
- */
-static double tick_s(const struct noise_run *run)
-{
-	const struct noise_params *p = run->params;
-	double tick = run->backend->max_wait_s, periods = p->period_us * 1000 / 1e6;
-
-	if ((run->tool->print_live && !p->quiet) || p->stop_us || p->stop_total_us)
-		return 1.0;
-	if (periods < tick)
-		tick = periods;
-	return tick > 1.0 ? tick : 1.0;
-}
-
-/*
- * Sleep WAIT_MS, or less when WAKE_FD (a signal's byte, or a key) is
- * readable; a backend with a wait() of its own may hand data over
- * meanwhile (and return early).
- */
-static void backend_wait(struct noise_run *run, int wake_fd, int wait_ms)
-{
-	struct pollfd wake = { .fd = wake_fd, .events = POLLIN };
-
-	if (run->backend->wait)
-		run->backend->wait(run, wake_fd, wait_ms);
-	else
-		poll(&wake, 1, wait_ms);
-}
-
-/* Sleep up to one tick, or until the deadline; false when the run must end. */
-static bool wait_tick(struct noise_run *run, struct tui *tui, const struct timespec *t0)
-{
-	double tick = tick_s(run), now = seconds_since(t0);
-	double until = run->params->duration_s ? run->params->duration_s : now + tick;
-
-	if (until <= now)
-		return false;
-	if (until > now + tick)
-		until = now + tick;
-	/*
-	 * A signal ends it at once; in the live view a key wakes it too (the
-	 * terminal is stdin), and q ends the run as Ctrl-C does.
-	 */
-	while (!run->stop_requested && (now = seconds_since(t0)) < until) {
-		backend_wait(run, tui ? STDIN_FILENO : wake_fds[0], (int)((until - now) * 1000) + 1);
-		if (tui && !tui_wait(tui, 0) && !run->stop_requested)
-			run->stop_requested = 1;
-	}
-	return !run->stop_requested;
-}
-
-static void print_refresh(struct noise_run *run, struct tui *tui)
-{
-	if (tui) {
-		tui_show(tui, run);
-		return;
-	}
-	/* upstream clears the screen between tables, even into a pipe, unless -D */
-	if (!run->params->debug)
-		fputs("\033c", stdout);
-	run->tool->print_live(stdout, run, time(NULL));
-	/* the reader is gone ("| head"): end the run as a Ctrl-C would, quietly */
-	if (out_flush_stdout() == -EPIPE && !run->stop_requested)
-		run->stop_requested = 1;
-}
-
-static void print_final(struct noise_run *run)
-{
-	if (run->params->json_stdout)
-		return;
-	/* the live tables go, the last one stays */
-	if (run->tool->print_live && !run->params->quiet && !run->params->debug)
-		fputs("\033c", stdout);
-	run->tool->print_final(stdout, run, time(NULL));
-}
-
-/*
- * -J: the record alone on stdout, even when a "trace" action or a shell
- * command prints: the record keeps the real stdout, everything else of the
- * run goes to stderr.
- */
-static FILE *take_stdout_for_record(void)
-{
-	FILE *f;
-	int fd;
-
-	fflush(stdout);
-	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	dup2(STDERR_FILENO, STDOUT_FILENO);
-	return f;
-}
-
-/* The record on stdout (-J) and in the --json-file; false if it could not be written. */
-static bool write_records(struct noise_run *run, FILE *record, FILE *json, double elapsed_s)
-{
-	const struct noise_params *p = run->params;
-	int ret = 0;
-
-	if (record) {
-		noise_json_write(run, record, elapsed_s);
-		ret = json_close_file(record);
-		/* a reader that closed the pipe is normal use; anything else is not */
-		if (ret && ret != -EPIPE) {
-			err_msg("write error: %s", strerror(-ret));
-			return false;
-		}
-		ret = 0;
-	}
-	if (json) {
-		noise_json_write(run, json, elapsed_s);
-		ret = json_close_file(json);
-		if (ret)
-			err_msg("--json-file: %s: %s", p->json_file, strerror(-ret));
-	}
-	return !ret;
-}
-
-/* Keep a stop condition hit for the record; NULL when out of memory. */
-static struct noise_hit *record_hit(struct noise_run *run, const struct timespec *t0)
-{
-	struct noise_hit *hits = realloc(run->hits, (run->nr_hits + 1) * sizeof(*hits)), *h;
-
-	if (!hits)
-		return NULL;
-	run->hits = hits;
-	h = &hits[run->nr_hits++];
-	*h = (struct noise_hit){
-		.at_s = seconds_since(t0),
-		.cpu = run->stop_cpu,
-		.value_us = run->stop_value_us,
-		.condition = run->stop_reason,
-		.actions = { .failed = -1 },
-	};
-	return h;
-}
-
-/*
- * For top, -d is a number of periods as well: the periods that fit in it.
- * The last of them ends a little after -d (each period runs late by the
- * time its thread takes to wake), so at the deadline the run waits for
- * every measured CPU to complete them, for at most one more period.
- */
-static void finish_periods(struct noise_run *run, const struct timespec *t0)
-{
-	const struct noise_params *p = run->params;
-	double period_s = p->period_us / 1e6, limit = p->duration_s + (period_s < 1 ? period_s : 1);
-	unsigned due = period_s > 0 ? (unsigned)(p->duration_s / period_s) : 0;
-
-	/* hist shows samples, not periods: its -d is a time, as upstream's */
-	if (!p->duration_s || !run->periods || run->want_samples)
-		return;
-	while (!run->stop_requested && seconds_since(t0) < limit) {
-		bool missing = false;
-
-		for (int cpu = 0; cpu < p->nr_cpus && !missing; cpu++)
-			missing = CPU_ISSET(cpu, &p->cpus) && run->periods[cpu] < due;
-		if (!missing)
-			return;
-		backend_wait(run, wake_fds[0], 100);	/* each collect costs a drain: not too often */
-		run->backend->collect(run);
-	}
-}
-
-/* The measurement loop; returns with the backend halted. */
-static void main_loop(struct noise_run *run, struct tui *tui, const struct timespec *t0)
-{
-	const struct noise_backend *b = run->backend;
-	struct action_outcome lost;	/* when the hit could not be kept */
-
-	while (wait_tick(run, tui, t0)) {
-		struct noise_hit *hit;
-
-		b->collect(run);
-		if (!run->params->quiet && run->tool->print_live)
-			print_refresh(run, tui);
-		if (!b->stopped(run))
-			continue;
-		hit = record_hit(run, t0);
-		/* a failing action ends the chain before its "continue", as upstream */
-		actions_run(&run->params->threshold_actions, run, hit ? &hit->actions : &lost);
-		if (!hit)
-			actions_report(&run->params->threshold_actions, &lost, "--on-threshold");
-		if (!hit || !hit->actions.continued)
-			break;
-		debug_msg("stop condition hit: continuing as asked");
-		b->rearm(run);
-	}
-	if (!run->stop_hit)
-		finish_periods(run, t0);
-	b->halt(run);
-	b->collect(run);
-}
-
-/*
- * The files the gate writes at the end are replaced through NAME.tmp in
- * their directory: find out now that it cannot be written, not after the run.
- */
-static int check_output_dir(const char *option, const char *path)
-{
-	char dir[4096];
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path), path);
-	if (access(dir, W_OK | X_OK)) {
-		err_msg("%s: %s: cannot write in %s: %s", option, path, dir, strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
-
-/* --fail-if, --junit, --prometheus: the verdict, its summary line and the files. */
-static int finish_gate(struct noise_run *run, struct gate_verdict *v, double elapsed)
-{
-	const struct noise_params *p = run->params;
-	char line[256];
-	int ret;
-
-	if (gate_evaluate(run, &p->criteria, v)) {
-		err_msg("out of memory");
-		return -ENOMEM;
-	}
-	run->gate = v;
-	if (p->criteria.len) {
-		gate_summary(&p->criteria, v, line, sizeof(line));
-		err_msg("%s", line);
-	}
-	if (p->junit_file &&
-	    (ret = gate_write_junit(run, &p->criteria, v, elapsed, p->junit_file))) {
-		err_msg("--junit: %s: %s", p->junit_file, strerror(-ret));
-		return ret;
-	}
-	if (p->prometheus_file &&
-	    (ret = gate_write_prometheus(run, &p->criteria, v, p->prometheus_file))) {
-		err_msg("--prometheus: %s: %s", p->prometheus_file, strerror(-ret));
-		return ret;
-	}
-	return 0;
-}
-
-int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
-{
-	struct gate_verdict verdict = { .first_failed = -1 };
-	bool gate = p->criteria.len || p->junit_file || p->prometheus_file;
-	struct noise_run run = { .tool = tool, .params = p, .stop_cpu = -1, .stop_value_us = -1,
-				 .want_samples = tool->add_sample != NULL };
-	struct tui *tui = NULL;
-	FILE *json = NULL, *record = NULL;
-	struct timespec t0;
-	double elapsed;
-	int ret, status = EXIT_ERROR;
-
-	run.backend = choose_backend(p);
-	if (check_backend_options(p, run.backend))
-		return EXIT_ERROR;
-	/* a record that cannot be written must not cost a whole run to find out */
-	if (p->json_file && !(json = json_open_file(p->json_file))) {
-		err_msg("--json-file: %s: %s", p->json_file, strerror(errno));
-		return EXIT_ERROR;
-	}
-	if (p->json_stdout) {
-		p->quiet = true;	/* -J: the record alone on stdout */
-		record = take_stdout_for_record();
-		if (!record) {
-			err_msg("-J: %s", strerror(errno));
-			goto out_json;
-		}
-	}
-	if ((p->junit_file && check_output_dir("--junit", p->junit_file)) ||
-	    (p->prometheus_file && check_output_dir("--prometheus", p->prometheus_file)))
-		goto out_json;
-	run.periods = calloc(p->nr_cpus, sizeof(*run.periods));
-	/* hist keeps samples; a gate on it also wants the period totals */
-	if (gate && tool->add_sample)
-		run.totals = calloc(p->nr_cpus, sizeof(*run.totals));
-	if (!run.periods || (gate && tool->add_sample && !run.totals) || tool->sink_new(&run)) {
-		err_msg("out of memory");
-		goto out_json;
-	}
-
-	install_signals(&run);
-	ret = run.backend->setup(&run);
-	if (ret || run.stop_requested)
-		goto out_teardown;
-	set_house_keeping(p);
-	ret = run.backend->enable(&run);
-	if (ret)
-		goto out_teardown;
-
-	run.start_time = time(NULL);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* keys come from stdin: without a terminal there, the plain redraw */
-	if (!p->quiet && tool->print_live && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
-		tui = tui_start();
-	main_loop(&run, tui, &t0);
-	tui_stop(tui);
-
-	print_final(&run);
-	if (run.nr_hits)
-		actions_report(&p->threshold_actions, &run.hits[run.nr_hits - 1].actions,
-			       "--on-threshold");
-	actions_run(&p->end_actions, &run, &run.end_actions);
-	actions_report(&p->end_actions, &run.end_actions, "--on-end");
-	run.end_actions_ran = true;
-	if (run.stop_hit)
-		printf("osnoise hit stop tracing\n");
-	status = run.stop_hit ? EXIT_STOPPED : EXIT_PASSED;
-	elapsed = seconds_since(&t0);
-	/* a signal (or a reader gone) before -d: a gate must not read it as a pass */
-	run.interrupted = !run.stop_hit && run.stop_requested && p->duration_s &&
-			  elapsed < p->duration_s;
-	if (gate && finish_gate(&run, &verdict, elapsed))
-		status = EXIT_ERROR;
-	else if (verdict.first_failed >= 0)
-		status = EXIT_STOPPED;
-	if (!write_records(&run, record, json, elapsed))
-		status = EXIT_ERROR;
-	json = record = NULL;
-
-out_teardown:
-	/* from here on a signal is ignored: restoring the kernel state comes first */
-	signal_run = NULL;
-	run.backend->teardown(&run);
-	tool->sink_free(&run);
-	free(run.hits);
-	gate_verdict_free(&verdict);
-out_json:
-	free(run.periods);
-	free(run.totals);
-	if (json && json != stdout)
-		fclose(json);
-	if (record)
-		fclose(record);
-	return status;
-}
+const struct noise_tool osnoise_top_tool = {
+	.name = "osnoise top",
+	.title = "Operating System Noise",
+	.cli = &osnoise_top_cli,
+	.os_columns = true,
+	.period_us = NOISE_PERIOD_US,
+	NOISE_TOP_SINK_AND_PRINTERS,
+};

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "table.h"
+#include "top.h"
 #include "tui.h"
 
 struct tui {

@@ -13,12 +13,12 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "compare/jsonread.h"
 #include "cpuspec.h"
-#include "jsonread.h"
 #include "osnoise/gate.h"
 #include "osnoise/hist.h"
 #include "osnoise/osnoise.h"
-#include "osnoise/table.h"
+#include "osnoise/top.h"
 #include "sysroot.h"
 #include "tap.h"
 

@@ -10,7 +10,7 @@
 
 #include "osnoise/actions.h"
 #include "osnoise/osnoise.h"
-#include "osnoise/table.h"
+#include "osnoise/top.h"
 #include "tap.h"
 
 /* a stand-in backend: only its name is read when printing */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonread.h"
+#include "compare/jsonread.h"
 
 #define MAX_DEPTH 64
 

@@ -21,8 +21,8 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "compare/jsonread.h"
 #include "json.h"
-#include "jsonread.h"
 #include "msg.h"
 #include "output.h"
 #include "parse.h"

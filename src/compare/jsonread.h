@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * jsonread - read a JSON document into a tree, for commands that read the
- * records others wrote (rtla compare). Strict RFC 8259 syntax; numbers as
+ * jsonread - read a JSON document into a tree: how rtla compare reads the
+ * records the other commands wrote. Strict RFC 8259 syntax; numbers as
  * doubles (the records hold no integer beyond 2^53 that is compared).
  */
 #ifndef RTLA_JSONREAD_H
