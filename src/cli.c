@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "msg.h"
@@ -20,7 +22,6 @@
 
 static const struct cli_option builtin_help = CLI_OPT_HELP("show this help");
 static const struct cli_option builtin_version = CLI_OPT_VERSION("show the version");
-
 
 static bool spec_has(const struct cli_spec *spec, int id)
 {
@@ -85,7 +86,9 @@ static const struct cli_option *find_option(const struct cli_spec *spec, int id)
 
 int cli_usage_error(const struct cli_spec *spec, const char *what, const char *value)
 {
-	if (value)
+	if (value && !*value)
+		err_msg("%s: ''", what);	/* an empty value is seen, not a blank */
+	else if (value)
 		err_msg("%s: %s", what, value);
 	else
 		err_msg("%s", what);
@@ -142,6 +145,42 @@ static int report_error(struct cli_parser *p, int c)
 }
 
 /*
+ * Could PATH be created or overwritten? Its directory must exist and take
+ * new entries, and PATH must not be a directory. Checked while parsing, with
+ * no file made, so that every command refuses a destination it could never
+ * write before its work starts (rtla(1), CONVENTIONS), not after minutes of
+ * it. What no check can foresee (a full disk) is still reported where the
+ * file is written. 0 or -errno.
+ */
+static int file_writable(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return 0;	/* stdout */
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		return access(path, W_OK) ? -errno : 0;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if ((size_t)(slash - path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (stat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return access(dir, W_OK | X_OK) ? -errno : 0;
+}
+
+/*
  * Upstream rtla takes an optional argument as "-tFILE", "-t=FILE" or as the
  * next word when that word is not an option ("-t FILE"); getopt only knows
  * the first form.
@@ -158,7 +197,7 @@ static const char *optional_arg(struct cli_parser *p)
 int cli_next(struct cli_parser *p)
 {
 	const struct cli_option *o;
-	int c, longindex = -1;
+	int c, ret, longindex = -1;
 
 	c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, &longindex);
 	if (c == -1) {
@@ -194,6 +233,11 @@ int cli_next(struct cli_parser *p)
 				p->word, p->arg, p->arg);
 			return CLI_ERROR;
 		}
+		ret = file_writable(p->arg);
+		if (ret) {
+			err_msg("%s: %s: %s", p->word, p->arg, strerror(-ret));
+			return CLI_ERROR;
+		}
 	}
 	return c;
 }
@@ -203,7 +247,11 @@ void cli_print_version(FILE *f)
 	fprintf(f, "rtla %s\n", RTLA_VERSION);
 }
 
-/* "\n"-separated continuation lines of a help text, each after INDENT. */
+/*
+ * "\n"-separated continuation lines of a help text, each after INDENT. The
+ * printer aligns them: blanks a help string puts after its "\n" would only
+ * push the line off the column (a tab is a different width in every pager).
+ */
 static void print_help_text(FILE *f, const char *help, const char *indent)
 {
 	const char *nl = strchr(help, '\n');
@@ -211,6 +259,8 @@ static void print_help_text(FILE *f, const char *help, const char *indent)
 	fprintf(f, "%.*s\n", nl ? (int)(nl - help) : (int)strlen(help), help);
 	while (nl) {
 		help = nl + 1;
+		if (*indent)
+			help += strspn(help, " \t");
 		nl = strchr(help, '\n');
 		fprintf(f, "%s%.*s\n", indent, nl ? (int)(nl - help) : (int)strlen(help), help);
 	}

@@ -249,16 +249,20 @@ static int take_sysroot(int argc, char **argv)
 
 /*
  * Whatever a command printed must have reached stdout: a full disk is an
- * error, reported here once. A reader that closed the pipe early is normal
+ * error, reported here once, in the shape of the command's other errors
+ * ("rtla capdump: write error: ..."; "rtla: write error: ..." when no command
+ * ran, as for "rtla --help"). A reader that closed the pipe early is normal
  * use ("rtla capdump -a | head -1"): end quietly, with the command's status.
  */
-static int finish(int ret)
+static int finish(const struct rtla_command *c, int ret)
 {
 	int err = out_flush_stdout();
 
 	if (err && err != -EPIPE) {
-		msg_set_prefix(NULL);	/* the command's own prefix would double "rtla:" */
-		err_msg("rtla: write error: %s", strerror(-err));
+		if (!c)
+			msg_set_prefix("rtla: ");
+		/* else the prefix the command set, its verb's where it has one */
+		err_msg("write error: %s", strerror(-err));
 		return EXIT_ERROR;
 	}
 	return ret;
@@ -270,7 +274,7 @@ static int run_command(const struct rtla_command *c, int argc, char **argv)
 	json_set_command(c->name);
 	if ((c->flags & CMD_LIVE_ONLY) && sysroot_require_live("this command"))
 		return EXIT_ERROR;
-	return finish(c->fn(argc, argv));
+	return finish(c, c->fn(argc, argv));
 }
 
 /*
@@ -327,7 +331,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	if (argc >= 2 && !strcmp(argv[1], "__complete"))
-		return finish(complete(argc - 1, argv + 1));
+		return finish(NULL, complete(argc - 1, argv + 1));
 	argc = take_sysroot(argc, argv);
 	if (argc < 0)
 		return EXIT_ERROR;
@@ -344,11 +348,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		usage(stdout);
-		return finish(EXIT_PASSED);
+		return finish(NULL, EXIT_PASSED);
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		cli_print_version(stdout);
-		return finish(EXIT_PASSED);
+		return finish(NULL, EXIT_PASSED);
 	}
 	if (argv[1][0] == '-' && argv[1][1]) {
 		err_msg("rtla: unknown option: %s (give it after the command)", argv[1]);

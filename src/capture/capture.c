@@ -7,7 +7,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +38,7 @@ static const struct cli_option options[] = {
 	CLI_VALUE(OPT_PIDS, "pids", "LIST", "of the processes, only these (comma-separated PIDs)",
 		  .complete = CLI_COMP_PIDS),
 	CLI_FLAG(OPT_DRY_RUN, "dry-run", "read everything and report the sizes, write nothing"),
+	CLI_FLAG('D', "debug", "name on stderr each file that could not be read"),
 	OUT_CLI_OPTIONS,
 	CLI_OPT_HELP("show this help"),
 	CLI_OPT_VERSION("show the version"),
@@ -59,7 +62,8 @@ static const struct out_column cols[] = {
 	[COL_EXCLUDED]	 = { "EXCLUDED", "excluded", OUT_NUM, 8, OUT_RIGHT,
 			     "paths --exclude left out" },
 	[COL_UNREADABLE] = { "UNREADABLE", "unreadable", OUT_NUM, 10, OUT_RIGHT,
-			     "files the kernel would not give (write-only, busy, too big)" },
+			     "files the kernel would not give (write-only, busy, too big);\n"
+			     "-J lists them, -D names each" },
 	[COL_NOTE]	 = { "NOTE", "note", OUT_STR, 0.3, OUT_WRAP, "what else to know" },
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
@@ -124,7 +128,16 @@ struct capture_opts {
 	int nfiles;
 };
 
-/* "1,2,812": each a PID; added to those of an earlier --pids. */
+/* A process of that PID exists (one of another user's answers EPERM). */
+static bool pid_alive(int pid)
+{
+	return !kill(pid, 0) || errno == EPERM;
+}
+
+/*
+ * "1,2,812": each a PID of a live process; added to those of an earlier
+ * --pids. A PID that names no process would capture nothing of it, silently.
+ */
 static int parse_pids(const char *list, struct capture_opts *o, char *err)
 {
 	const char *s = list;
@@ -144,11 +157,17 @@ static int parse_pids(const char *list, struct capture_opts *o, char *err)
 			snprintf(err, PARSE_ERR_MAX, "'%s' is not a PID", word);
 			return -EINVAL;
 		}
+		if (!pid_alive(pid)) {
+			snprintf(err, PARSE_ERR_MAX, "no such process: %lld", pid);
+			return -ESRCH;
+		}
 		o->pids[o->npids++] = pid;
 		s += len;
 	} while (*s++ == ',');
 	return 0;
 }
+
+static const char *foreign_archive(const char *dest);
 
 static int parse_args(int argc, char **argv, struct capture_opts *o)
 {
@@ -177,6 +196,9 @@ static int parse_args(int argc, char **argv, struct capture_opts *o)
 		case OPT_DRY_RUN:
 			o->dry_run = true;
 			break;
+		case 'D':
+			msg_set_debug(true);
+			break;
 		case OPT_PIDS:
 			if (parse_pids(p.arg, o, err))
 				return cli_error(&p, p.word, err);
@@ -193,18 +215,55 @@ static int parse_args(int argc, char **argv, struct capture_opts *o)
 	o->nfiles = argc - p.optind - 1;
 	if (!o->dest[0])
 		return cli_usage_error(&capture_cli, "empty destination", "''");
+	if (foreign_archive(o->dest)) {
+		err_msg("not an archive rtla writes (it writes DIR or FILE.tar.gz): '%s'", o->dest);
+		return CLI_ERROR;
+	}
 	for (int i = 0; i < o->nfiles; i++)
 		if (!o->files[i][0])
 			return cli_usage_error(&capture_cli, "empty path", "''");
 	return 0;
 }
 
+static bool ends_with(const char *s, const char *suffix, bool nocase)
+{
+	size_t len = strlen(s), slen = strlen(suffix);
+
+	if (len <= slen)
+		return false;
+	return nocase ? !strcasecmp(s + len - slen, suffix) : !strcmp(s + len - slen, suffix);
+}
+
 static bool is_tarball(const char *dest)
 {
-	size_t len = strlen(dest);
+	return ends_with(dest, ".tar.gz", false) || ends_with(dest, ".tgz", false);
+}
 
-	return (len > 7 && !strcmp(dest + len - 7, ".tar.gz")) ||
-	       (len > 4 && !strcmp(dest + len - 4, ".tgz"));
+/*
+ * A name that promises an archive rtla does not write ("out.tar", "out.zip",
+ * "OUT.TAR.GZ"): as a directory of that name it would mislead whoever
+ * unpacks it, so it is refused. NULL, or the suffix that was asked for.
+ */
+static const char *foreign_archive(const char *dest)
+{
+	static const char *const suffixes[] = {
+		".tar", ".tar.xz", ".tar.bz2", ".tar.zst", ".tar.lz", ".tar.lz4", ".tar.lzma",
+		".tar.gz", ".tgz", ".txz", ".tbz", ".tbz2", ".tzst", ".zip", ".7z", ".rar",
+		".cpio", ".gz", ".xz", ".bz2", ".zst", ".lz4", ".lzma",
+	};
+	char name[PATH_MAX];
+	size_t len;
+
+	if (is_tarball(dest))
+		return NULL;
+	/* "out.tar/" is the directory "out.tar" */
+	snprintf(name, sizeof(name), "%s", dest);
+	for (len = strlen(name); len > 1 && name[len - 1] == '/'; )
+		name[--len] = '\0';
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		if (ends_with(name, suffixes[i], true))
+			return suffixes[i];
+	return NULL;
 }
 
 /* A destination may be new, or an empty directory (not for a tarball). */
@@ -284,6 +343,22 @@ static void write_json_sources(struct json *j, const struct cap_ctx *ctx)
 	json_u64(j, "bytes", bytes);
 }
 
+/* What UNREADABLE counts, path by path: in the report's record and the manifest. */
+static void write_json_unreadable(struct json *j, const struct cap_ctx *ctx)
+{
+	json_array_begin(j, "unreadable");
+	for (size_t i = 0; i < ctx->nunreadable; i++) {
+		const struct cap_unreadable *u = &ctx->unreadable[i];
+
+		json_object_begin(j, NULL);
+		json_str(j, "source", cap_source_names[u->src]);
+		json_str(j, "path", u->path);
+		json_str(j, "error", strerror(u->err));
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 /* The manifest: the record of what was captured, written last. */
 static char *manifest(const struct cap_ctx *ctx, const struct capture_opts *o, size_t *len)
 {
@@ -317,6 +392,7 @@ static char *manifest(const struct cap_ctx *ctx, const struct capture_opts *o, s
 		json_str(&j, NULL, left_out[i]);
 	json_array_end(&j);
 	write_json_sources(&j, ctx);
+	write_json_unreadable(&j, ctx);
 	json_object_end(&j);
 	fputc('\n', f);
 	if (fclose(f)) {
@@ -326,15 +402,54 @@ static char *manifest(const struct cap_ctx *ctx, const struct capture_opts *o, s
 	return buf;
 }
 
+/* The report's record: the table's rows, then the files UNREADABLE counts. */
+static void write_report_record(FILE *f, struct out_table *t, const struct cap_ctx *ctx)
+{
+	struct json j;
+
+	json_init(&j, f);
+	json_record_begin(&j, 1);
+	out_table_json(t, &j);
+	write_json_unreadable(&j, ctx);
+	json_object_end(&j);
+}
+
+/* -J on stdout, and --json-file; 0 or -errno, reported. */
+static int write_report_records(struct out_table *t, const struct cap_ctx *ctx,
+				const struct capture_opts *o)
+{
+	FILE *f;
+	int ret;
+
+	if (o->out.json)
+		write_report_record(stdout, t, ctx);
+	if (!o->out.json_file)
+		return 0;
+	f = json_open_file(o->out.json_file);
+	if (!f) {
+		ret = -errno;
+	} else {
+		write_report_record(f, t, ctx);
+		ret = json_close_file(f);
+	}
+	if (ret)
+		err_msg("--json-file: %s: %s", o->out.json_file, strerror(-ret));
+	return ret;
+}
+
 static int report(const struct cap_ctx *ctx, const struct capture_opts *o)
 {
 	struct stats_sum { uint64_t files, bytes, excluded, unreadable; } sum = { 0 };
 	char err[PARSE_ERR_MAX];
+	struct out_opts table = o->out;
 	struct out_table *t;
 	int ret;
 
+	/* the record is the table's and the list of unreadable files: ours */
+	table.json = false;
+	table.json_file = NULL;
 	ret = out_table_new(&t, "sources", cols, NCOLS,
-			    "SOURCE,FILES,BYTES,EXCLUDED,UNREADABLE,NOTE", &o->out, err);
+			    "SOURCE,FILES,BYTES,EXCLUDED,UNREADABLE,NOTE", &table, err);
 	if (ret) {
 		err_msg("-o: %s", ret == -EINVAL ? err : strerror(-ret));
 		return EXIT_ERROR;
@@ -370,7 +485,9 @@ static int report(const struct cap_ctx *ctx, const struct capture_opts *o)
 		sum.excluded += st->excluded;
 		sum.unreadable += unreadable;
 	}
-	ret = out_table_print(t);
+	ret = o->out.json ? 0 : out_table_print(t);
+	if (!ret)
+		ret = write_report_records(t, ctx, o);
 	out_table_free(t);
 	return ret ? EXIT_ERROR : EXIT_PASSED;
 }

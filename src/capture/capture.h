@@ -55,6 +55,13 @@ struct cap_stats {
 	char note[160];
 };
 
+/* A file the kernel would not give, for the report's list of them. */
+struct cap_unreadable {
+	enum cap_source src;
+	int err;			/* errno: EACCES (write-only), EFBIG (too big), ... */
+	char *path;
+};
+
 struct cap_ctx {
 	struct cap_sink *sink;		/* NULL with --dry-run */
 	const char *const *excludes;
@@ -72,6 +79,8 @@ struct cap_ctx {
 	/* directories captured whole, so that a link pointing into one is not taken twice */
 	char **trees;
 	int ntrees;
+	struct cap_unreadable *unreadable;	/* every file counted in UNREADABLE */
+	size_t nunreadable;
 };
 
 extern const char *const cap_source_names[NR_SOURCES];

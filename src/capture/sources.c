@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "msg.h"
 
 const char *const cap_source_names[NR_SOURCES] = {
 	[SRC_PROCESSES] = "processes", [SRC_KERNEL] = "kernel", [SRC_DAMON] = "damon",
@@ -148,6 +149,28 @@ static mode_t copy_mode(mode_t mode)
 	return (mode & 0444) | 0200;
 }
 
+/*
+ * Keep the path of a file left out, so that the report can say which ones
+ * its UNREADABLE counts (-J, and with -D each on stderr as it happens).
+ */
+static void note_unreadable(struct cap_ctx *ctx, const char *path, int err)
+{
+	struct cap_unreadable *u;
+
+	debug_msg("not captured: %s: %s", path, strerror(err));
+	u = realloc(ctx->unreadable, (ctx->nunreadable + 1) * sizeof(*u));
+	if (!u)
+		return;		/* the count still holds it */
+	ctx->unreadable = u;
+	u += ctx->nunreadable;
+	u->path = strdup(path);
+	if (!u->path)
+		return;
+	u->src = ctx->src;
+	u->err = err;
+	ctx->nunreadable++;
+}
+
 static void copy_file(struct cap_ctx *ctx, const char *path)
 {
 	struct stat st;
@@ -159,16 +182,20 @@ static void copy_file(struct cap_ctx *ctx, const char *path)
 		return;
 	if (!(st.st_mode & 0444)) {
 		stats(ctx)->unreadable++;	/* write-only: commands, not state */
+		note_unreadable(ctx, path, EACCES);
 		return;
 	}
 	n = read_whole(ctx, path);
 	if (n == -EFBIG) {
 		stats(ctx)->too_big++;
+		note_unreadable(ctx, path, EFBIG);
 		return;
 	}
 	if (n < 0) {
-		if (n != -ENOENT && n != -ESRCH)	/* gone since the listing */
+		if (n != -ENOENT && n != -ESRCH) {	/* else gone since the listing */
 			stats(ctx)->unreadable++;
+			note_unreadable(ctx, path, -n);
+		}
 		return;
 	}
 	put_file(ctx, path, ctx->buf, n, copy_mode(st.st_mode), NULL, 0);
@@ -516,4 +543,7 @@ void cap_ctx_free(struct cap_ctx *ctx)
 		free(ctx->trees[i]);
 	free(ctx->trees);
 	free(ctx->buf);
+	for (size_t i = 0; i < ctx->nunreadable; i++)
+		free(ctx->unreadable[i].path);
+	free(ctx->unreadable);
 }

@@ -190,7 +190,7 @@ static int parse_index(const struct cli_parser *p, int *val)
 	long long v;
 
 	if (parse_llong(p->arg, 0, INT_MAX, &v, err)) {
-		err_msg("%s: not an index: %s", p->word, p->arg);
+		err_msg("%s: not an index: '%s'", p->word, p->arg);
 		return CLI_ERROR;
 	}
 	*val = v;
@@ -218,7 +218,7 @@ static int parse_range(const struct cli_parser *p, struct damos_range *r)
 	r->max = b;
 	return 0;
 bad:
-	err_msg("%s: not MIN-MAX (MIN up to MAX, or MIN-max): %s", p->word, p->arg);
+	err_msg("%s: not MIN-MAX (MIN up to MAX, or MIN-max): '%s'", p->word, p->arg);
 	return CLI_ERROR;
 }
 
@@ -232,14 +232,19 @@ static int parse_verb_args(const struct cli_spec *spec, int argc, char **argv, s
 	cli_begin(&p, spec, argc, argv);
 	while (!ret && (id = cli_next(&p)) > 0) {
 		switch (id) {
-		case 'k': ret = parse_index(&p, &o->kdamond); break;
+		case 'k':
+			ret = parse_index(&p, &o->kdamond);
+			snprintf(o->kdamond_word, sizeof(o->kdamond_word), "%s", p.word);
+			break;
 		case OPT_SCHEME: ret = parse_index(&p, &o->scheme); break;
 		case 'J': o->show.out.json = true; break;
 		case OPT_JSON_FILE: o->show.out.json_file = p.arg; break;
 		case OPT_REFRESH: o->refresh = true; break;
 		case OPT_PID:
-			if (parse_llong(p.arg, 1, INT_MAX, &v, err))
-				return cli_error(&p, "--pid: not a PID", p.arg);
+			if (parse_llong(p.arg, 1, INT_MAX, &v, err)) {
+				err_msg("%s: not a PID: '%s'", p.word, p.arg);
+				return CLI_ERROR;
+			}
 			o->pid = v;
 			break;
 		case OPT_PADDR: o->paddr = true; break;
@@ -250,7 +255,7 @@ static int parse_verb_args(const struct cli_spec *spec, int argc, char **argv, s
 		case OPT_QUOTA_MS: case OPT_QUOTA_BYTES: case OPT_QUOTA_RESET:
 		case OPT_SAMPLE_US: case OPT_AGGR_US:
 			if (parse_llong(p.arg, 0, LLONG_MAX, &v, err)) {
-				err_msg("%s: not a number: %s", p.word, p.arg);
+				err_msg("%s: not a number: '%s'", p.word, p.arg);
 				return CLI_ERROR;
 			}
 			*(id == OPT_QUOTA_MS ? &o->quota_ms : id == OPT_QUOTA_BYTES ? &o->quota_bytes :
@@ -260,6 +265,8 @@ static int parse_verb_args(const struct cli_spec *spec, int argc, char **argv, s
 		case 'f':
 			if (o->nfilters == DAMOS_MAX_FILTERS)
 				return cli_error(&p, "too many --filter", p.arg);
+			if (!p.arg[0])
+				return cli_error(&p, "--filter: empty filter", p.arg);
 			if (filter_spec_parse_str(p.arg, &o->filters[o->nfilters], err)) {
 				err_msg("--filter: %s", err);
 				return CLI_ERROR;
@@ -321,7 +328,8 @@ int damos_pick(const struct dnode *all, const struct damos_opts *o, bool want_ru
 		int64_t pid = -1;
 
 		if (!k) {
-			err_msg("--kdamond %d: no such kdamond (nr_kdamonds %zu)", o->kdamond, n);
+			err_msg("%s %d: no such kdamond (nr_kdamonds %zu)", o->kdamond_word,
+				o->kdamond, n);
 			return -ENOENT;
 		}
 		dtree_s64(k, "pid", &pid);
@@ -407,7 +415,8 @@ static int cmd_show(struct damos_opts *o)
 	if (ret)
 		return EXIT_ERROR;
 	if (o->kdamond >= 0 && !dnode_index(all, o->kdamond)) {
-		err_msg("--kdamond %d: no such kdamond (nr_kdamonds %zu)", o->kdamond, dnode_count(all));
+		err_msg("%s %d: no such kdamond (nr_kdamonds %zu)", o->kdamond_word, o->kdamond,
+			dnode_count(all));
 		dtree_free(all);
 		return EXIT_ERROR;
 	}

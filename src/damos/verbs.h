@@ -40,6 +40,7 @@ struct damos_range {
 struct damos_opts {
 	struct damos_show show;
 	int kdamond;		/* -k, -1 if not given */
+	char kdamond_word[16];	/* the option as typed ("-k", "--kdamond"), for messages */
 	int scheme;
 	bool refresh;
 	/* start */

@@ -199,20 +199,22 @@ static int choose_cpus(const char *arg, cpu_set_t *set)
 		}
 		return 0;
 	}
+	/* the words of the noise tools (upstream's), so that one mistake reads alike */
 	if (cpuspec_parse(arg, sysroot_nr_cpus(), set, err)) {
-		err_msg("-c: %s", err);
+		err_msg("Invalid -c cpu list: %s", err);
 		return -EINVAL;
 	}
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		if (!CPU_ISSET(cpu, set))
 			continue;
 		if (!CPU_ISSET(cpu, &online)) {
-			err_msg("-c: CPU %d is not online (online: %s)", cpu,
+			err_msg("Invalid -c cpu list: '%s': CPU %d is not online (online: %s)", arg, cpu,
 				cpu_list_format(&online, CPU_SETSIZE, list, sizeof(list)));
 			return -EINVAL;
 		}
 		if (!CPU_ISSET(cpu, &allowed)) {
-			err_msg("-c: CPU %d is outside this process's affinity (%s)", cpu,
+			err_msg("Invalid -c cpu list: '%s': CPU %d is outside this process's affinity (%s)",
+				arg, cpu,
 				cpu_list_format(&allowed, CPU_SETSIZE, list, sizeof(list)));
 			return -EINVAL;
 		}

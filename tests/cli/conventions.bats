@@ -19,6 +19,13 @@ declare -gA QUICK=(
 	[mdwe]="1"
 	[compare]="$BATS_TEST_DIRNAME/../fixtures/gates/base.json $BATS_TEST_DIRNAME/../fixtures/gates/base.json"
 	[help]=""
+	# verbs, where the command's own quick arguments do not fit them
+	["osnoise top"]="--backend sampler -c 0 -d 1s"
+	["osnoise hist"]="--backend sampler -c 0 -d 1s"
+	["hwnoise hist"]="--backend sampler -c 0 -d 1s"
+	["mdwe audit"]="1"
+	["damos show"]="--sysroot $BATS_TEST_DIRNAME/../fixtures/damos/vm-6.12"
+	["parport list"]="--ports"
 )
 # Commands with no JSON record (help prints text only).
 declare -g NO_JSON=" help "
@@ -179,7 +186,7 @@ if "verdict" in doc:
 	done
 }
 
-@test "every command: a full disk is an error: exit 1 and one line" {
+@test "every command: a full disk is an error: exit 1 and one line that names the command" {
 	for cmd in "${COMMANDS[@]}"; do
 		args=$(quick_args "$cmd")
 		if [ "$cmd" = help ]; then args=--help; fi
@@ -188,8 +195,124 @@ if "verdict" in doc:
 		set +e; "$RTLA" "$cmd" $args >/dev/full 2>"$tmp/err"; status=$?; set -e
 		echo "$cmd $args >/dev/full: exit $status, stderr: $(cat "$tmp/err")"
 		[ "$status" -eq 1 ]
-		grep -qx 'rtla: write error: No space left on device' "$tmp/err"
+		grep -qx "rtla $cmd: write error: No space left on device" "$tmp/err"
 		[ "$(grep -vc '^rtla [a-z]*: warning: ' "$tmp/err")" -eq 1 ]
+	done
+}
+
+# command_lines: each command, then each of its verbs ("damos show"), one a
+# line: what has an option list of its own. A verb is a word the completion
+# offers after the command that is no command's name (help offers those).
+command_lines() {
+	local cmd word words
+	for cmd in "${COMMANDS[@]}"; do
+		echo "$cmd"
+		words=$("$RTLA" __complete 2 rtla "$cmd" '') || return 1
+		for word in $words; do
+			[[ $word =~ ^[a-z][a-z_-]*$ ]] || continue
+			[[ " ${COMMANDS[*]} " == *" $word "* ]] && continue
+			echo "$cmd $word"
+		done
+	done
+}
+
+# value_options LINE: the options of "rtla LINE --help" that take a value, one a line
+value_options() {
+	# shellcheck disable=SC2086
+	"$RTLA" $1 --help | sed -nE 's/^  (-[A-Za-z0-9], )?(--[a-z0-9-]+) [A-Za-z<].*/\2/p'
+}
+
+@test "every command: a --json-file it could not write is refused before any work" {
+	lines=$(command_lines)
+	mapfile -t LINES <<<"$lines"
+	checked=0
+	for line in "${LINES[@]}"; do
+		# shellcheck disable=SC2206
+		words=(rtla $line --)
+		"$RTLA" __complete $((${#words[@]} - 1)) "${words[@]}" | grep -qx -- --json-file || continue
+		cmd=${line%% *}
+		args=${QUICK[$line]-}
+		if [ "$line" = "$cmd" ]; then args=$(quick_args "$cmd"); fi
+		can_run "$cmd" || { echo "# $line not run: needs root"; continue; }
+		for dest in /nonexistent-rtla/x.json "$tmp"; do
+			# shellcheck disable=SC2086
+			run_split timeout 20 "$RTLA" $line $args --json-file "$dest"
+			echo "rtla $line $args --json-file $dest: $status, stdout ${#out} bytes, '$err'"
+			[ "$status" -eq 1 ]
+			[ -z "$out" ]
+			[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
+			[[ $err == "rtla $cmd"*": --json-file: $dest: "* ]]
+		done
+		checked=$((checked + 1))
+	done
+	[ "$checked" -ge 12 ]
+}
+
+@test "every command: an empty value is shown as '', never as a blank" {
+	lines=$(command_lines)
+	mapfile -t LINES <<<"$lines"
+	fixture=$BATS_TEST_DIRNAME/../fixtures/damos/vm-6.12
+	for line in "${LINES[@]}"; do
+		cmd=${line%% *}
+		# the noise commands' options are upstream's, parsed in src/osnoise
+		case $cmd in osnoise | hwnoise) continue ;; esac
+		opts=$(value_options "$line")
+		for opt in $opts; do
+			# a captured tree where the command reads one: nothing live is written
+			# shellcheck disable=SC2086
+			run_split timeout 20 "$RTLA" --sysroot "$fixture" $line "$opt" ''
+			if [[ $err == *"needs the live system"* ]]; then
+				# shellcheck disable=SC2086
+				run_split timeout 20 "$RTLA" $line "$opt" ''
+			fi
+			echo "rtla $line $opt '': $status '$err'"
+			[ "$status" -eq 1 ]
+			# the value shows as '' or the fault says "empty"; a line never ends blank
+			[[ $err != *": " ]]
+			[[ $err == *"''"* || $err == *empty* || $err != *"$opt"* ]]
+		done
+	done
+}
+
+@test "every command with -c: a CPU that does not exist is worded alike" {
+	cpu=$(getconf _NPROCESSORS_CONF)
+	want=
+	checked=0
+	lines=$(command_lines)
+	mapfile -t LINES <<<"$lines"
+	for line in "${LINES[@]}"; do
+		cmd=${line%% *}
+		# shellcheck disable=SC2086
+		"$RTLA" $line --help | grep -qE -- '-c[,/] ?--cpus' || continue
+		# shellcheck disable=SC2086
+		run_split timeout 20 "$RTLA" $line -c "$cpu"
+		echo "rtla $line -c $cpu: $status '$err'"
+		[ "$status" -eq 1 ]
+		[[ $err == "rtla $cmd: "* ]]
+		[ -n "$want" ] || want=${err#"rtla $cmd: "}
+		[ "${err#"rtla $cmd: "}" = "$want" ]
+		checked=$((checked + 1))
+	done
+	[ "$checked" -ge 5 ]
+	[ "$want" = "Invalid -c cpu list: '$cpu': CPU $cpu does not exist (CPUs are 0-$((cpu - 1)))" ]
+}
+
+@test "every command: --help has no tab and no stray double space" {
+	lines=$(command_lines)
+	mapfile -t LINES <<<"$lines"
+	for line in "${LINES[@]}"; do
+		# shellcheck disable=SC2086
+		help=$("$RTLA" $line --help)
+		case ${line%% *} in
+		osnoise | hwnoise)
+			# upstream's bytes: its option lines begin with a tab, and its
+			# common_usage() prints "TOOL MODE [-h]" with hwnoise's MODE empty
+			help=$(grep -v -e $'^\t' -e '^  usage: \[rtla\] ' <<<"$help" || true) ;;
+		esac
+		echo "rtla $line --help"
+		! grep -n $'\t' <<<"$help" || false
+		! grep -nE '[^ ]  +\[' <<<"$help" || false
+		! grep -nE ' +$' <<<"$help" || false
 	done
 }
 

@@ -176,7 +176,7 @@ bad_input() {
 	iso=$(cat /sys/devices/system/cpu/isolated)
 	if [ -z "$iso" ]; then
 		bad_input -c isolated -i 1000
-		[ "$stderr" = "rtla dhry: -c: 'isolated': this machine has no isolated CPU (boot with isolcpus=)" ]
+		[ "$stderr" = "rtla dhry: Invalid -c cpu list: 'isolated': this machine has no isolated CPU (boot with isolcpus=)" ]
 	else
 		run --separate-stderr "$RTLA" dhry -i 1000 -c isolated -o CPU -n --raw
 		[ "$status" -eq 0 ]
@@ -254,7 +254,7 @@ for c in json.load(open(sys.argv[1]))["cpus"]:
 
 @test "bad input: CPUs that do not exist or are not online" {
 	bad_input -c 99999 -i 1000
-	[[ "$stderr" == "rtla dhry: -c: '99999': CPU 99999 does not exist"* ]]
+	[[ "$stderr" == "rtla dhry: Invalid -c cpu list: '99999': CPU 99999 does not exist"* ]]
 	bad_input -c 0,,1 -i 1000
 	bad_input -c "" -i 1000
 	possible=$(cat /sys/devices/system/cpu/possible)
@@ -320,7 +320,7 @@ for c in json.load(open(sys.argv[1]))["cpus"]:
 		[ "$status" -eq 1 ]
 		# the short run's warning, then the one write error
 		[ "$(printf '%s\n' "${stderr_lines[@]}" | grep -vc '^rtla dhry: warning: ')" -eq 1 ]
-		[ "${stderr_lines[-1]}" = "rtla: write error: No space left on device" ]
+		[ "${stderr_lines[-1]}" = "rtla dhry: write error: No space left on device" ]
 	done
 }
 

@@ -185,3 +185,39 @@ check_help_in_page() {
 	check_help_in_page rtla-mdwe mdwe selftest
 	check_help_in_page rtla-mdwe mdwe run
 }
+
+# man_example PAGE LEAD: the literal block after the paragraph of
+# Documentation/PAGE that begins with LEAD, without its indent
+man_example() {
+	awk -v lead="$2" '
+		state == 0 && index($0, lead) == 1 { state = 1 }
+		state == 1 && /::$/ { state = 2; next }
+		state == 2 && /^    / { print substr($0, 5); seen = 1; next }
+		state == 2 && seen && !/^$/ { exit }
+	' "$docs/$1"
+}
+
+@test "the man pages' examples that can run here run as written" {
+	mkdir "$tmp/bin" "$tmp/work"
+	ln -s "$RTLA" "$tmp/bin/rtla"
+	# the examples this machine can run without root, a board or a kernel
+	# feature; the others need /srv/board-7, a parport, MDWE or a live DAMON
+	while IFS='|' read -r page lead; do
+		example=$(man_example "$page" "$lead")
+		echo "$page, '$lead':"
+		echo "$example"
+		[ -n "$example" ]
+		run bash -e -o pipefail -c "cd '$tmp/work' && PATH='$tmp/bin':\$PATH && $example"
+		echo "-> $status: $output" | head -20
+		[ "$status" -eq 0 ]
+		rm -rf "${tmp:?}/work"/*
+	done <<-'EOF'
+		rtla-features.rst|What this board's kernel offers
+		rtla-features.rst|Only what rtla hwnoise and the noise sampler need
+		rtla-features.rst|A board's capture, on a workstation
+		rtla-capdump.rst|Processes whose sets are unusual
+		rtla-capdump.rst|Which processes hold more than their parent
+		rtla-mdwe.rst|Who runs under MDWE
+		rtla-mdwe.rst|Every process, as JSON
+	EOF
+}

@@ -193,7 +193,50 @@ assert src["total"]["bytes"] == sum(s["bytes"] for n, s in src.items() if n != "
 		--max-size 1K $tmp/d/c|rtla capture: $tmp/d/c: the capture would pass --max-size 1024 bytes
 		--max-size 1K $tmp/d/c.tar.gz|rtla capture: $tmp/d/c.tar.gz: the capture would pass --max-size
 		--sysroot $tmp capture $tmp/d/c|rtla capture: --sysroot $tmp: this command needs the live system
+		--pids 1,999999999 $tmp/d/c|rtla capture: --pids: no such process: 999999999
 	EOF
+}
+
+@test "capture: a name of an archive rtla does not write is refused, not made a directory" {
+	mkdir "$tmp/d"
+	for name in c.tar c.tar.xz c.tar.bz2 c.tar.zst c.zip c.txz c.7z c.gz C.TAR.GZ c.tar/; do
+		run_split "$RTLA" capture --dry-run "$tmp/d/$name"
+		echo "capture $name -> $status '$err'"
+		[ "$status" -eq 1 ]
+		[ -z "$out" ]
+		[ "$err" = "rtla capture: not an archive rtla writes (it writes DIR or FILE.tar.gz): '$tmp/d/$name'" ]
+		run_split "$RTLA" capture "$tmp/d/$name"
+		[ "$status" -eq 1 ]
+		[ -z "$(ls -A "$tmp/d")" ]
+	done
+	# what it does write: a directory, a .tar.gz, a .tgz
+	for name in c c.tar.gz c.tgz; do
+		run_split "$RTLA" capture --dry-run "$tmp/d/$name"
+		echo "capture $name -> $status '$err'"
+		[ "$status" -eq 0 ]
+	done
+}
+
+@test "capture: UNREADABLE names its files: in -J, in the manifest, and with -D on stderr" {
+	run_split "$RTLA" capture -D -J "$tmp/cap"
+	[ "$status" -eq 0 ]
+	printf '%s' "$out" | python3 -c '
+import json, sys
+doc = json.load(sys.stdin)
+total = [s for s in doc["sources"] if s["source"] == "total"][0]["unreadable"]
+print("UNREADABLE", total, "listed", len(doc["unreadable"]))
+assert total == len(doc["unreadable"]), (total, doc["unreadable"])
+for u in doc["unreadable"]:
+    assert u["path"].startswith("/") and u["error"] and u["source"] != "total", u
+'
+	listed=$(printf '%s' "$out" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["unreadable"]))')
+	[ "$(grep -c '^rtla capture: debug: not captured: /' "$tmp/err")" -eq "$listed" ]
+	python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["unreadable"]) == int(sys.argv[2])' \
+		"$tmp/cap/rtla-capture.json" "$listed"
+	# without -D, nothing on stderr
+	run_split "$RTLA" capture --dry-run "$tmp/cap2"
+	[ "$status" -eq 0 ]
+	[ -z "$err" ]
 }
 
 @test "capture: an unwritable place: exit 1, one line, nothing left" {

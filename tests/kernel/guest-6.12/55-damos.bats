@@ -151,7 +151,7 @@ biggest_size() {
 		filter add unmapped|this kernel does not offer unmapped filters (Linux 6.15 added them)
 		filter add --dir ops_filters anon|this kernel has no ops_filters directory
 		filter add --scheme 1 anon|kdamond 0 has no scheme 1
-		filter add -k 3 anon|--kdamond 3: no such kdamond
+		filter add -k 3 anon|-k 3: no such kdamond
 		filter rm filters/9|no such filter: filters/9
 		filter set filters/0 addr 0x5000-0x1000|addr range is empty or reversed
 		filter frob|filter needs add, rm or set
