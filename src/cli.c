@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -145,18 +146,18 @@ static int report_error(struct cli_parser *p, int c)
 }
 
 /*
- * Could PATH be created or overwritten? Its directory must exist and take
- * new entries, and PATH must not be a directory. Checked while parsing, with
- * no file made, so that every command refuses a destination it could never
- * write before its work starts (rtla(1), CONVENTIONS), not after minutes of
- * it. What no check can foresee (a full disk) is still reported where the
- * file is written. 0 or -errno.
+ * Could PATH be created or overwritten? Checked before any work, so that a
+ * command refuses a destination it could never write (rtla(1), CONVENTIONS)
+ * instead of failing after minutes of it. An existing PATH must be a file we
+ * may write; a new one is created and removed at once, because only the
+ * kernel knows whether a directory takes it (access() says yes to root in
+ * /proc, or on a mount that refuses the name). What no check can foresee (a
+ * full disk) is still reported where the file is written. 0 or -errno.
  */
-static int file_writable(const char *path)
+int cli_file_writable(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	char dir[4096];
 	struct stat st;
+	int fd;
 
 	if (!strcmp(path, "-"))
 		return 0;	/* stdout */
@@ -167,17 +168,21 @@ static int file_writable(const char *path)
 	}
 	if (errno != ENOENT)
 		return -errno;
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if ((size_t)(slash - path) >= sizeof(dir))
-		return -ENAMETOOLONG;
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	if (stat(dir, &st))
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0600);
+	if (fd < 0)
 		return -errno;
-	if (!S_ISDIR(st.st_mode))
-		return -ENOTDIR;
-	return access(dir, W_OK | X_OK) ? -errno : 0;
+	close(fd);
+	unlink(path);
+	return 0;
+}
+
+static int check_destination(const char *option, const char *path)
+{
+	int ret = cli_file_writable(path);
+
+	if (ret)
+		err_msg("%s: %s: %s", option, path, strerror(-ret));
+	return ret;
 }
 
 /*
@@ -197,7 +202,7 @@ static const char *optional_arg(struct cli_parser *p)
 int cli_next(struct cli_parser *p)
 {
 	const struct cli_option *o;
-	int c, ret, longindex = -1;
+	int c, longindex = -1;
 
 	c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, &longindex);
 	if (c == -1) {
@@ -233,11 +238,8 @@ int cli_next(struct cli_parser *p)
 				p->word, p->arg, p->arg);
 			return CLI_ERROR;
 		}
-		ret = file_writable(p->arg);
-		if (ret) {
-			err_msg("%s: %s: %s", p->word, p->arg, strerror(-ret));
+		if (check_destination(p->word, p->arg))
 			return CLI_ERROR;
-		}
 	}
 	return c;
 }

@@ -121,6 +121,12 @@ int cli_next(struct cli_parser *p);
  * line. Returns CLI_ERROR, so a command's switch can "return cli_error(...)".
  */
 int cli_error(const struct cli_parser *p, const char *what, const char *value);
+
+/*
+ * A destination rtla will write: 0 when PATH ("-": stdout) can be written,
+ * else -errno. The options flagged CLI_FILE are checked so while parsing.
+ */
+int cli_file_writable(const char *path);
 /* The same line for an error that belongs to no one option (VALUE may be NULL). */
 int cli_usage_error(const struct cli_spec *spec, const char *what, const char *value);
 

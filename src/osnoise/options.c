@@ -190,6 +190,26 @@ static int parse_backend(const char *s, enum noise_backend_kind *kind, char *err
 }
 
 /* Apply one option; returns 0, or -EINVAL with *what/err set. */
+/* A file the gate writes: not standard output (the table is there), and writable. */
+static int check_destination(const char *path, char *err)
+{
+	int ret;
+
+	if (!strcmp(path, "-")) {
+		snprintf(err, PARSE_ERR_MAX, "'-': standard output holds the table: name a file");
+		return -EINVAL;
+	}
+	if (path[0] == '-') {
+		snprintf(err, PARSE_ERR_MAX, "file name starts with '-': '%s' (for a file of that "
+			 "name write ./%s)", path, path);
+		return -EINVAL;
+	}
+	ret = cli_file_writable(path);
+	if (ret)
+		snprintf(err, PARSE_ERR_MAX, "%s: %s", path, strerror(-ret));
+	return ret;
+}
+
 static int apply_option(int c, const char *optarg, struct noise_params *p,
 			const char **trace_file, const char **what, char *err)
 {
@@ -363,11 +383,11 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 		*what = "Invalid --fail-if";
 		return gate_parse(&p->criteria, optarg, err);
 	case OPT_JUNIT:
-		p->junit_file = optarg;
-		return 0;
 	case OPT_PROMETHEUS:
-		p->prometheus_file = optarg;
-		return 0;
+		/* written at the end of the run: one that cannot be is refused now */
+		*what = c == OPT_JUNIT ? "--junit" : "--prometheus";
+		*(c == OPT_JUNIT ? &p->junit_file : &p->prometheus_file) = optarg;
+		return check_destination(optarg, err);
 	default:
 		return 0;
 	}

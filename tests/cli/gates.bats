@@ -85,3 +85,31 @@ EOF_CASES
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "rtla compare: $BATS_TEST_TMPDIR/cap.json: not a record of a noise tool (no \"cpus\"; write one with -J or --json-file)" ]
 }
+
+@test "--junit and --prometheus: a destination that cannot be written is refused before measuring" {
+	d=$BATS_TEST_TMPDIR/out
+	mkdir "$d"
+	while IFS='|' read -r path want; do
+		for opt in --junit --prometheus; do
+			echo "hwnoise $opt '$path' (want '$want')"
+			run --separate-stderr timeout 20 "$RTLA" hwnoise -c 0 -d 10m -q "$opt" "$path"
+			echo "-> $status: '$stderr'"
+			if [ "$status" -eq 124 ]; then
+				echo "still measuring after 20 s of -d 10m: $opt was not checked first"
+				false
+			fi
+			[ "$status" -eq 1 ]
+			[ -z "$output" ]
+			[ "$stderr" = "rtla hwnoise: $opt: $want" ]
+		done
+	done <<-EOF_CASES
+		$d/no/such/x.xml|$d/no/such/x.xml: No such file or directory
+		$d|$d: Is a directory
+		/proc/rtla-x|/proc/rtla-x: No such file or directory
+		-|'-': standard output holds the table: name a file
+		-x|file name starts with '-': '-x' (for a file of that name write ./-x)
+	EOF_CASES
+	run ls -A "$d"
+	echo "left in $d: $output"
+	[ -z "$output" ]
+}
