@@ -404,14 +404,13 @@ static int read_kdamond(int index, struct dnode **out)
 /* The kdamond's thread, or -1 when it does not run. */
 static pid_t running_pid(int index)
 {
-	char path[128], state[16];
+	char state[16];
 	long long pid;
 
-	snprintf(path, sizeof(path), "%s/%d/state", DAMON_KDAMONDS, index);
-	if (sysroot_read(path, state, sizeof(state)) < 0 || strcmp(state, "on"))
+	if (sysroot_readf(state, sizeof(state), DAMON_KDAMONDS "/%d/state", index) < 0 ||
+	    strcmp(state, "on"))
 		return -1;
-	snprintf(path, sizeof(path), "%s/%d/pid", DAMON_KDAMONDS, index);
-	if (sysroot_read_ll(path, &pid) || pid <= 0)
+	if (sysroot_readf_ll(&pid, DAMON_KDAMONDS "/%d/pid", index) || pid <= 0)
 		return -1;
 	return pid;
 }

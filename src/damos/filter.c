@@ -46,11 +46,9 @@ const char *filter_type_names(void)
 
 int damos_kernel_version(void)
 {
-	char rel[128];
 	int major, minor;
 
-	if (sysroot_read("/proc/sys/kernel/osrelease", rel, sizeof(rel)) <= 0 ||
-	    sscanf(rel, "%d.%d", &major, &minor) != 2)
+	if (sysroot_scanf("/proc/sys/kernel/osrelease", "%d.%d", &major, &minor) != 2)
 		return 0;
 	return major * 1000 + minor;
 }
