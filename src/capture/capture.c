@@ -18,6 +18,7 @@
 #include "msg.h"
 #include "output.h"
 #include "parse.h"
+#include "util.h"
 
 #define MAX_EXCLUDES 64
 #define DEFAULT_MAX_SIZE (256ULL << 20)
@@ -62,7 +63,7 @@ static const struct out_column cols[] = {
 			     "files the kernel would not give (write-only, busy, too big)" },
 	[COL_NOTE]	 = { "NOTE", "note", OUT_STR, 0.3, OUT_WRAP, "what else to know" },
 };
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+#define NCOLS ARRAY_SIZE(cols)
 
 static void usage(FILE *f)
 {
@@ -313,7 +314,7 @@ static char *manifest(const struct cap_ctx *ctx, const struct capture_opts *o, s
 		json_str(&j, NULL, o->files[i]);
 	json_array_end(&j);
 	json_array_begin(&j, "never_captured");
-	for (size_t i = 0; i < sizeof(left_out) / sizeof(left_out[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(left_out); i++)
 		json_str(&j, NULL, left_out[i]);
 	json_array_end(&j);
 	write_json_sources(&j, ctx);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "util.h"
 
 const char *const cap_source_names[NR_SOURCES] = {
 	[SRC_PROCESSES] = "processes", [SRC_KERNEL] = "kernel", [SRC_DAMON] = "damon",
@@ -300,7 +301,7 @@ static void capture_processes(struct cap_ctx *ctx)
 			wanted = ctx->pids[i] == atoi(de->d_name);
 		if (!wanted)
 			continue;
-		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 			snprintf(path, sizeof(path), "/proc/%s/%s", de->d_name, files[i]);
 			copy_file(ctx, path);
 		}

@@ -11,6 +11,7 @@
 
 #include "damos/filter.h"
 #include "sysroot.h"
+#include "util.h"
 
 /* mm/damon/sysfs-schemes.c's type names; "since" from the kernels that added them */
 static const struct filter_type types[] = {
@@ -24,7 +25,7 @@ static const struct filter_type types[] = {
 	{ "active", FILTER_OPS, 6015, ARG_NONE },
 };
 
-#define NTYPES (sizeof(types) / sizeof(types[0]))
+#define NTYPES ARRAY_SIZE(types)
 
 const struct filter_type *filter_type_find(const char *name)
 {
