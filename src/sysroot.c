@@ -141,7 +141,7 @@ int sysroot_read_ll(const char *path, long long *val)
 }
 
 /* vsnprintf into a PATH_MAX buffer; -ENAMETOOLONG rather than a truncated path */
-static int format_path(char *path, const char *fmt, va_list ap)
+static int vformat_path(char *path, const char *fmt, va_list ap)
 {
 	int n = vsnprintf(path, PATH_MAX, fmt, ap);
 
@@ -150,60 +150,50 @@ static int format_path(char *path, const char *fmt, va_list ap)
 	return n >= PATH_MAX ? -ENAMETOOLONG : 0;
 }
 
+/* In a function taking (..., FMT, ...): the path they format, in PATH; 0 or -errno. */
+#define FORMAT_PATH(path, fmt) ({					\
+	va_list ap_;							\
+	int ret_;							\
+	va_start(ap_, fmt);						\
+	ret_ = vformat_path(path, fmt, ap_);				\
+	va_end(ap_);							\
+	ret_;								\
+})
+
 int sysroot_readf(char *buf, size_t len, const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	va_list ap;
-	int ret;
+	int ret = FORMAT_PATH(path, fmt);
 
-	va_start(ap, fmt);
-	ret = format_path(path, fmt, ap);
-	va_end(ap);
 	return ret ? ret : sysroot_read(path, buf, len);
 }
 
 int sysroot_readf_ll(long long *val, const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	va_list ap;
-	int ret;
+	int ret = FORMAT_PATH(path, fmt);
 
-	va_start(ap, fmt);
-	ret = format_path(path, fmt, ap);
-	va_end(ap);
 	return ret ? ret : sysroot_read_ll(path, val);
 }
 
 bool sysroot_existsf(const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	va_list ap;
-	int ret;
+	int ret = FORMAT_PATH(path, fmt);
 
-	va_start(ap, fmt);
-	ret = format_path(path, fmt, ap);
-	va_end(ap);
-	if (ret) {
+	if (ret)
 		errno = -ret;
-		return false;
-	}
-	return sysroot_exists(path);
+	return !ret && sysroot_exists(path);
 }
 
 DIR *sysroot_opendirf(const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	va_list ap;
-	int ret;
+	int ret = FORMAT_PATH(path, fmt);
 
-	va_start(ap, fmt);
-	ret = format_path(path, fmt, ap);
-	va_end(ap);
-	if (ret) {
+	if (ret)
 		errno = -ret;
-		return NULL;
-	}
-	return sysroot_opendir(path);
+	return ret ? NULL : sysroot_opendir(path);
 }
 
 int sysroot_scanf(const char *path, const char *scanfmt, ...)
