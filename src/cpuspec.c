@@ -9,6 +9,7 @@
 #include "cpuspec.h"
 #include "parse.h"
 #include "sysroot.h"
+#include "util.h"
 
 #define CPU_DIR "/sys/devices/system/cpu/"
 
@@ -16,7 +17,7 @@ static const char *const keywords[] = { "online", "isolated", "nohz_full", "hous
 
 bool cpuspec_is_keyword(const char *s)
 {
-	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(keywords); i++)
 		if (!strcmp(s, keywords[i]))
 			return true;
 	return false;

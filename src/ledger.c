@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "guardian.h"
 #include "ledger.h"
 #include "msg.h"
@@ -123,21 +124,6 @@ static pid_t lock_holder(int fd)
 	return holder;
 }
 
-static int mkdir_parents(const char *file)
-{
-	char dir[PATH_MAX];
-
-	if (snprintf(dir, sizeof(dir), "%s", file) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
-	for (char *p = dir + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		if (mkdir(dir, 0700) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
 static void refuse(const struct ledger *l, pid_t holder)
 {
 	if (holder > 0)
@@ -159,7 +145,7 @@ static int take_lock(struct ledger *l)
 	pid_t holder = 0;
 	int ret;
 
-	if ((ret = mkdir_parents(l->record))) {
+	if ((ret = fs_mkdir_parents(l->record, 0700))) {
 		err_msg("cannot create the folder of %s: %s%s", l->record, strerror(-ret),
 			rtla_run_dir_hint());
 		return ret;

@@ -2,8 +2,12 @@
 /*
  * ledger - kernel settings a run borrows, and gives back whatever ends it.
  *
- * A run that changes global kernel files (the osnoise tracer's settings
- * today; timerlat's and a DAMON kdamond's next) goes through one ledger:
+ * A run that changes global kernel files one value at a time (the osnoise
+ * tracer's settings) goes through one ledger. DAMON does not: writing a
+ * kdamond directory's nr_* file resets its entries and nothing takes effect
+ * without a commit, so no value can be given back on its own; rtla damos
+ * keeps the previous configuration whole and writes it back in the
+ * kernel's order (src/damos/apply.c). The ledger's steps:
  *
  *   ledger_open()      take the record's flock: a second run is refused,
  *                      naming the pid that holds it; a record a killed run

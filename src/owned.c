@@ -19,7 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "owned.h"
+#include "procstat.h"
+#include "util.h"
 
 #define REMOVE_TRIES	50		/* rmdir of a busy instance: 50 x 10 ms */
 
@@ -27,36 +30,11 @@ static const struct timespec ten_ms = { 0, 10 * 1000 * 1000 };
 
 /* ---- processes ---- */
 
-/* State and start time (fields 3 and 22 of /proc/PID/stat); -errno if none. */
-static int proc_stat(pid_t pid, char *state, unsigned long long *start)
-{
-	char path[64], buf[1024], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -ESRCH;
-	buf[n] = '\0';
-	/* the name in parentheses may hold anything: parse after its last ')' */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-			 "%*s %*s %*s %*s %llu", state, start) != 2)
-		return -EINVAL;
-	return 0;
-}
-
 static unsigned long long proc_start(pid_t pid)
 {
-	unsigned long long start;
-	char state;
+	struct procstat st;
 
-	return proc_stat(pid, &state, &start) ? 0 : start;
+	return procstat_read(pid, &st) ? 0 : st.start;
 }
 
 /*
@@ -65,16 +43,15 @@ static unsigned long long proc_start(pid_t pid)
  */
 static bool proc_alive(pid_t pid, unsigned long long start)
 {
-	unsigned long long st;
-	char state;
+	struct procstat st;
 	int ret;
 
 	if (pid <= 0)
 		return false;
-	ret = proc_stat(pid, &state, &st);
+	ret = procstat_read(pid, &st);
 	if (ret)
 		return ret != -ENOENT && ret != -ESRCH;	/* cannot tell: keep its things */
-	return state != 'Z' && state != 'X' && (!start || st == start);
+	return st.state != 'Z' && st.state != 'X' && (!start || st.start == start);
 }
 
 /* ---- ownership marks ---- */
@@ -106,52 +83,36 @@ static int mark_file(const char *mark_dir, const char *path, char *buf, size_t l
 	return 0;
 }
 
-static int mkdir_parents(const char *dir)
-{
-	char tmp[4096];
+struct mark_text {
+	const char *path;
+	pid_t guardian;
+	const struct stat *st;
+};
 
-	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0700) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0700) && errno != EEXIST)
-		return -errno;
-	return 0;
+static void mark_fill(FILE *f, const void *arg)
+{
+	const struct mark_text *m = arg;
+
+	fprintf(f, "pid %d %llu\nguardian %d %llu\ndev %llu\nino %llu\npath %s\n",
+		getpid(), proc_start(getpid()), m->guardian, proc_start(m->guardian),
+		(unsigned long long)m->st->st_dev, (unsigned long long)m->st->st_ino, m->path);
 }
 
 int owned_mark(const char *mark_dir, const char *path, pid_t guardian)
 {
 	char file[4096], tmp[4200];
 	struct stat st;
-	FILE *f;
+	struct mark_text m = { path, guardian, &st };
 	int ret;
 
 	if (stat(path, &st))
 		return -errno;
 	if ((ret = mark_file(mark_dir, path, file, sizeof(file))) ||
-	    (ret = mkdir_parents(mark_dir)))
+	    (ret = fs_mkdir_p(mark_dir, 0700)))
 		return ret;
+	/* named for this process: a sweep removes it when a killed run left it */
 	snprintf(tmp, sizeof(tmp), "%s/.new-%d", mark_dir, getpid());
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
-	fprintf(f, "pid %d %llu\nguardian %d %llu\ndev %llu\nino %llu\npath %s\n",
-		getpid(), proc_start(getpid()), guardian, proc_start(guardian),
-		(unsigned long long)st.st_dev, (unsigned long long)st.st_ino, path);
-	ret = fflush(f) ? -errno : 0;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, file))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return fs_write_replace(file, tmp, mark_fill, &m);
 }
 
 static int mark_read(const char *file, struct mark *m)
@@ -285,7 +246,7 @@ static const char *run_dir_choice(bool *found)
 	struct stat st;
 
 	*found = true;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		if (!stat(dirs[i][1], &st) && S_ISDIR(st.st_mode))
 			return dirs[i][1];
 		if (!stat(dirs[i][0], &st) && S_ISDIR(st.st_mode) && !access(dirs[i][0], W_OK))

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "util.h"
 
 /* Kernel limits for sched_setattr() (kernel/sched/syscalls.c, deadline.c). */
 #define NICE_MIN		-20
@@ -176,7 +177,7 @@ int parse_ns_time(const char *s, uint64_t *ns, char *err)
 
 	if (!s || read_digits(&p, ULLONG_MAX, &v))
 		return fail(err, "'%s' is not a time (e.g. 500us, 2ms, 1s)", s ? s : "");
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcmp(p, units[i].unit))
 			continue;
 		if (v > UINT64_MAX / units[i].mult)

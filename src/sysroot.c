@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -137,6 +138,98 @@ int sysroot_read_ll(const char *path, long long *val)
 	if (ret < 0)
 		return ret;
 	return parse_llong(buf, LLONG_MIN, LLONG_MAX, val, err);
+}
+
+/* vsnprintf into a PATH_MAX buffer; -ENAMETOOLONG rather than a truncated path */
+static int vformat_path(char *path, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(path, PATH_MAX, fmt, ap);
+
+	if (n < 0)
+		return -EINVAL;
+	return n >= PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+/* In a function taking (..., FMT, ...): the path they format, in PATH; 0 or -errno. */
+#define FORMAT_PATH(path, fmt) ({					\
+	va_list ap_;							\
+	int ret_;							\
+	va_start(ap_, fmt);						\
+	ret_ = vformat_path(path, fmt, ap_);				\
+	va_end(ap_);							\
+	ret_;								\
+})
+
+int sysroot_readf(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	int ret = FORMAT_PATH(path, fmt);
+
+	return ret ? ret : sysroot_read(path, buf, len);
+}
+
+int sysroot_readf_ll(long long *val, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	int ret = FORMAT_PATH(path, fmt);
+
+	return ret ? ret : sysroot_read_ll(path, val);
+}
+
+bool sysroot_existsf(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	int ret = FORMAT_PATH(path, fmt);
+
+	if (ret)
+		errno = -ret;
+	return !ret && sysroot_exists(path);
+}
+
+DIR *sysroot_opendirf(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	int ret = FORMAT_PATH(path, fmt);
+
+	if (ret)
+		errno = -ret;
+	return ret ? NULL : sysroot_opendir(path);
+}
+
+int sysroot_scanf(const char *path, const char *scanfmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	int ret = sysroot_read(path, buf, sizeof(buf));
+
+	if (ret < 0)
+		return ret;
+	va_start(ap, scanfmt);
+	ret = vsscanf(buf, scanfmt, ap);
+	va_end(ap);
+	return ret == EOF ? -ENODATA : ret;
+}
+
+int sysroot_cgroup2_mount(char *buf, size_t len)
+{
+	FILE *f = sysroot_fopen("/proc/self/mountinfo", "r");
+	char line[4096], mnt[4096], *sep;
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	/* "36 25 0:30 / /sys/fs/cgroup rw,... shared:9 - cgroup2 cgroup2 rw" */
+	while (ret && fgets(line, sizeof(line), f)) {
+		sep = strstr(line, " - ");
+		if (!sep || strncmp(sep + 3, "cgroup2 ", 8))
+			continue;
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) == 1 && strlen(mnt) < len) {
+			strcpy(buf, mnt);
+			ret = 0;
+		}
+	}
+	fclose(f);
+	return ret;
 }
 
 int write_host_file(const char *path, const void *buf, size_t len)

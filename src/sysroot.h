@@ -39,6 +39,34 @@ bool sysroot_exists(const char *path);
 int sysroot_read(const char *path, char *buf, size_t len);
 int sysroot_read_ll(const char *path, long long *val);
 
+/*
+ * The same, with the path given as a printf format, as util-linux's
+ * ul_path_readf_*(): sysroot_readf(buf, len, "/sys/block/%s/size", disk).
+ * The caller builds no path of its own; one past PATH_MAX is -ENAMETOOLONG
+ * (NULL or false with errno ENAMETOOLONG), never a truncated other path.
+ */
+__attribute__((format(printf, 3, 4)))
+int sysroot_readf(char *buf, size_t len, const char *fmt, ...);
+__attribute__((format(printf, 2, 3)))
+int sysroot_readf_ll(long long *val, const char *fmt, ...);
+__attribute__((format(printf, 1, 2)))
+bool sysroot_existsf(const char *fmt, ...);
+__attribute__((format(printf, 1, 2)))
+DIR *sysroot_opendirf(const char *fmt, ...);
+/*
+ * sscanf(3) of the file at PATH (read as sysroot_read(), up to 4 KiB) with
+ * SCANFMT: the number of items converted, or -errno (-ENODATA: none).
+ */
+__attribute__((format(scanf, 2, 3)))
+int sysroot_scanf(const char *path, const char *scanfmt, ...);
+
+/*
+ * Where cgroup2 is mounted, from the root's /proc/self/mountinfo, in buf.
+ * 0, -ENOENT when it is not mounted, -errno when mountinfo cannot be read.
+ * A mount point too long for buf is passed over.
+ */
+int sysroot_cgroup2_mount(char *buf, size_t len);
+
 /* Write a value to a kernel file of the live system. -errno on failure. */
 int sysroot_write(const char *path, const char *val);
 /*

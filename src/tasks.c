@@ -87,11 +87,11 @@ int tasks_for_each_comm(const char *prefix, int (*fn)(pid_t tid, void *ctx), voi
 	if (ret)
 		return ret;
 	for (size_t i = 0; !ret && i < ps.nr; i++) {
-		char path[64], comm[64];
+		char comm[64];
 
 		/* kernel threads are single-threaded: the process comm is the task's */
-		snprintf(path, sizeof(path), "/proc/%d/comm", ps.pids[i]);
-		if (sysroot_read(path, comm, sizeof(comm)) < 0 || strncmp(comm, prefix, plen))
+		if (sysroot_readf(comm, sizeof(comm), "/proc/%d/comm", ps.pids[i]) < 0 ||
+		    strncmp(comm, prefix, plen))
 			continue;
 		ret = fn(ps.pids[i], ctx);
 		count++;

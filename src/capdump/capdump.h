@@ -86,7 +86,7 @@ const char *capdump_interesting(const struct capdump_status *st, uint64_t known)
  */
 int capdump_crosscheck(const uint64_t *proc, const uint64_t *cg, char *note, size_t len);
 
-/* Read a process's inh/prm/eff with capget(2), v3 (capget.c). 0 or -errno. */
+/* Read a process's inh/prm/eff with capget(2), v3 (proc.c). 0 or -errno. */
 int capdump_capget(pid_t pid, uint64_t *set);
 
 /* security.capability, as stored (little-endian v1, v2, or v3 with a rootid). */

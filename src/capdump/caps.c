@@ -17,6 +17,7 @@
 
 #include "capdump/capdump.h"
 #include "parse.h"
+#include "util.h"
 
 static const char *const set_keys[CAPDUMP_NR_SETS] = {
 	[CAPDUMP_INH] = "CapInh",
@@ -310,7 +311,7 @@ int capdump_crosscheck(const uint64_t *proc, const uint64_t *cg, char *note, siz
 	int diffs = 0;
 
 	note[0] = '\0';
-	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sets); i++) {
 		int s = sets[i];
 		int n;
 

@@ -30,6 +30,7 @@
 #include "msg.h"
 #include "parse.h"
 #include "sysroot.h"
+#include "util.h"
 
 #define XATTR_CAPS "security.capability"
 
@@ -57,7 +58,7 @@ const struct out_column capdump_file_cols[] = {
 	[FCOL_NOTE]	 = { "NOTE", "note", OUT_STR, 0.2, OUT_WRAP,
 			     "what could not be read, or disagrees" },
 };
-const size_t capdump_file_ncols = sizeof(capdump_file_cols) / sizeof(capdump_file_cols[0]);
+const size_t capdump_file_ncols = ARRAY_SIZE(capdump_file_cols);
 
 static const char default_cols[] = "PATH,VERSION,ROOTID,EFFECTIVE,CAPPRM,CAPINH,NOTE";
 static const char names_cols[] = "PATH,VERSION,ROOTID,EFFECTIVE,PRM_NAMES,INH_NAMES,NOTE";
@@ -178,7 +179,7 @@ static bool pseudo_fs(const char *path)
 
 	if (statfs(path, &sf))
 		return false;
-	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(skip); i++)
 		if ((unsigned long)sf.f_type == skip[i])
 			return true;
 	return false;

@@ -28,6 +28,7 @@
 #include "procscan.h"
 #include "sysroot.h"
 #include "usernames.h"
+#include "util.h"
 
 /* Large enough for the Cap lines even with a long Mems_allowed on big NUMA machines. */
 #define STATUS_MAX	8192
@@ -75,7 +76,7 @@ const struct out_column capdump_proc_cols[] = {
 	[COL_NOTE]	  = { "NOTE", "note", OUT_STR, 0.1, OUT_WRAP,
 			      "what could not be read, or disagrees" },
 };
-const size_t capdump_proc_ncols = sizeof(capdump_proc_cols) / sizeof(capdump_proc_cols[0]);
+const size_t capdump_proc_ncols = ARRAY_SIZE(capdump_proc_cols);
 
 static const char default_cols[] =
 	"PID,PPID,USER,COMMAND,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB,NNP,SECCOMP,NOTE";

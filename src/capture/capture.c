@@ -20,6 +20,7 @@
 #include "msg.h"
 #include "output.h"
 #include "parse.h"
+#include "util.h"
 
 #define MAX_EXCLUDES 64
 #define DEFAULT_MAX_SIZE (256ULL << 20)
@@ -66,7 +67,7 @@ static const struct out_column cols[] = {
 			     "-J lists them, -D names each" },
 	[COL_NOTE]	 = { "NOTE", "note", OUT_STR, 0.3, OUT_WRAP, "what else to know" },
 };
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+#define NCOLS ARRAY_SIZE(cols)
 
 static void usage(FILE *f)
 {
@@ -319,16 +320,16 @@ static int check_writable(const char *dest)
 	return 0;
 }
 
-static void write_json_sources(struct json *j, const struct cap_ctx *ctx)
+static void write_json_sources(struct json *j, const struct capture_ctx *ctx)
 {
 	uint64_t files = 0, bytes = 0;
 
 	json_array_begin(j, "sources");
-	for (int s = 0; s < NR_SOURCES; s++) {
-		const struct cap_stats *st = &ctx->stats[s];
+	for (int s = 0; s < CAPTURE_NR_SOURCES; s++) {
+		const struct capture_stats *st = &ctx->stats[s];
 
 		json_object_begin(j, NULL);
-		json_str(j, "source", cap_source_names[s]);
+		json_str(j, "source", capture_source_names[s]);
 		json_u64(j, "files", st->files);
 		json_u64(j, "bytes", st->bytes);
 		json_u64(j, "excluded", st->excluded);
@@ -344,14 +345,14 @@ static void write_json_sources(struct json *j, const struct cap_ctx *ctx)
 }
 
 /* What UNREADABLE counts, path by path: in the report's record and the manifest. */
-static void write_json_unreadable(struct json *j, const struct cap_ctx *ctx)
+static void write_json_unreadable(struct json *j, const struct capture_ctx *ctx)
 {
 	json_array_begin(j, "unreadable");
 	for (size_t i = 0; i < ctx->nunreadable; i++) {
-		const struct cap_unreadable *u = &ctx->unreadable[i];
+		const struct capture_unreadable *u = &ctx->unreadable[i];
 
 		json_object_begin(j, NULL);
-		json_str(j, "source", cap_source_names[u->src]);
+		json_str(j, "source", capture_source_names[u->src]);
 		json_str(j, "path", u->path);
 		json_str(j, "error", strerror(u->err));
 		json_object_end(j);
@@ -360,7 +361,7 @@ static void write_json_unreadable(struct json *j, const struct cap_ctx *ctx)
 }
 
 /* The manifest: the record of what was captured, written last. */
-static char *manifest(const struct cap_ctx *ctx, const struct capture_opts *o, size_t *len)
+static char *manifest(const struct capture_ctx *ctx, const struct capture_opts *o, size_t *len)
 {
 	static const char *const left_out[] = {
 		"/proc/PID/environ", "/proc/PID/mem", "/proc/PID/pagemap", "/proc/PID/fd",
@@ -388,7 +389,7 @@ static char *manifest(const struct cap_ctx *ctx, const struct capture_opts *o, s
 		json_str(&j, NULL, o->files[i]);
 	json_array_end(&j);
 	json_array_begin(&j, "never_captured");
-	for (size_t i = 0; i < sizeof(left_out) / sizeof(left_out[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(left_out); i++)
 		json_str(&j, NULL, left_out[i]);
 	json_array_end(&j);
 	write_json_sources(&j, ctx);
@@ -403,7 +404,7 @@ static char *manifest(const struct cap_ctx *ctx, const struct capture_opts *o, s
 }
 
 /* The report's record: the table's rows, then the files UNREADABLE counts. */
-static void write_report_record(FILE *f, struct out_table *t, const struct cap_ctx *ctx)
+static void write_report_record(FILE *f, struct out_table *t, const struct capture_ctx *ctx)
 {
 	struct json j;
 
@@ -415,7 +416,7 @@ static void write_report_record(FILE *f, struct out_table *t, const struct cap_c
 }
 
 /* -J on stdout, and --json-file; 0 or -errno, reported. */
-static int write_report_records(struct out_table *t, const struct cap_ctx *ctx,
+static int write_report_records(struct out_table *t, const struct capture_ctx *ctx,
 				const struct capture_opts *o)
 {
 	FILE *f;
@@ -437,7 +438,7 @@ static int write_report_records(struct out_table *t, const struct cap_ctx *ctx,
 	return ret;
 }
 
-static int report(const struct cap_ctx *ctx, const struct capture_opts *o)
+static int report(const struct capture_ctx *ctx, const struct capture_opts *o)
 {
 	struct stats_sum { uint64_t files, bytes, excluded, unreadable; } sum = { 0 };
 	char err[PARSE_ERR_MAX];
@@ -454,12 +455,12 @@ static int report(const struct cap_ctx *ctx, const struct capture_opts *o)
 		err_msg("-o: %s", ret == -EINVAL ? err : strerror(-ret));
 		return EXIT_ERROR;
 	}
-	for (int s = 0; s <= NR_SOURCES; s++) {
-		const struct cap_stats *st = &ctx->stats[s < NR_SOURCES ? s : 0];
+	for (int s = 0; s <= CAPTURE_NR_SOURCES; s++) {
+		const struct capture_stats *st = &ctx->stats[s < CAPTURE_NR_SOURCES ? s : 0];
 		struct out_row *r = out_row_add(t);
 		uint64_t unreadable = st->unreadable + st->too_big;
 
-		if (s == NR_SOURCES) {
+		if (s == CAPTURE_NR_SOURCES) {
 			out_set_str(r, COL_SOURCE, "total");
 			out_set_u64(r, COL_FILES, sum.files);
 			out_set_u64(r, COL_BYTES, sum.bytes);
@@ -468,7 +469,7 @@ static int report(const struct cap_ctx *ctx, const struct capture_opts *o)
 			out_set_str(r, COL_NOTE, o->dry_run ? "dry run: nothing written" : o->dest);
 			break;
 		}
-		out_set_str(r, COL_SOURCE, cap_source_names[s]);
+		out_set_str(r, COL_SOURCE, capture_source_names[s]);
 		out_set_u64(r, COL_FILES, st->files);
 		out_set_u64(r, COL_BYTES, st->bytes);
 		out_set_u64(r, COL_EXCLUDED, st->excluded);
@@ -495,7 +496,7 @@ static int report(const struct cap_ctx *ctx, const struct capture_opts *o)
 int cmd_capture(int argc, char **argv)
 {
 	struct capture_opts o;
-	struct cap_ctx ctx = { 0 };
+	struct capture_ctx ctx = { 0 };
 	const char *what = "";
 	char *man = NULL;
 	size_t man_len = 0;
@@ -519,8 +520,8 @@ int cmd_capture(int argc, char **argv)
 	if (o.dry_run)
 		ret = check_writable(o.dest);
 	else
-		ret = tar ? cap_sink_tar_new(&ctx.sink, o.dest, &what) :
-			    cap_sink_dir_new(&ctx.sink, o.dest, &what);
+		ret = tar ? capture_sink_tar_new(&ctx.sink, o.dest, &what) :
+			    capture_sink_dir_new(&ctx.sink, o.dest, &what);
 	if (ret) {
 		if (!o.dry_run)
 			err_msg("%s: %s%s%s", o.dest, what, *what ? ": " : "", strerror(-ret));
@@ -531,19 +532,19 @@ int cmd_capture(int argc, char **argv)
 	ctx.pids = o.pids;
 	ctx.npids = o.npids;
 	ctx.max_size = o.max_size;
-	ret = cap_capture_all(&ctx, o.files, o.nfiles);
+	ret = capture_all(&ctx, o.files, o.nfiles);
 	if (!ret && ctx.sink) {
 		man = manifest(&ctx, &o, &man_len);
-		ret = man ? cap_sink_finish(ctx.sink, man, man_len) : -ENOMEM;
+		ret = man ? capture_sink_finish(ctx.sink, man, man_len) : -ENOMEM;
 		if (!man)
-			cap_sink_abort(ctx.sink);
+			capture_sink_abort(ctx.sink);
 		ctx.sink = NULL;
 		if (ret && !ctx.err_path[0])
-			snprintf(ctx.err_path, sizeof(ctx.err_path), "%s", CAP_MANIFEST);
+			snprintf(ctx.err_path, sizeof(ctx.err_path), "%s", CAPTURE_MANIFEST);
 	}
 	free(man);
 	if (ret) {
-		cap_sink_abort(ctx.sink);
+		capture_sink_abort(ctx.sink);
 		if (ret == -EFBIG && ctx.total > ctx.max_size)
 			err_msg("%s: the capture would pass --max-size %llu bytes (at %s); "
 				"nothing was written", o.dest, (unsigned long long)ctx.max_size,
@@ -551,10 +552,10 @@ int cmd_capture(int argc, char **argv)
 		else
 			err_msg("%s: %s (at %s); nothing was written", o.dest, strerror(-ret),
 				ctx.err_path);
-		cap_ctx_free(&ctx);
+		capture_ctx_free(&ctx);
 		return EXIT_ERROR;
 	}
 	ret = report(&ctx, &o);
-	cap_ctx_free(&ctx);
+	capture_ctx_free(&ctx);
 	return ret;
 }

@@ -17,37 +17,38 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct cap_xattr {
+struct capture_xattr {
 	char name[64];
 	unsigned char val[256];
 	size_t len;
 };
 
-#define CAP_MAX_XATTRS 8
+#define CAPTURE_MAX_XATTRS 8
 
-struct cap_sink;
+struct capture_sink;
 
 /* Create a sink whose result will be DEST. -errno, with *what the step. */
-int cap_sink_dir_new(struct cap_sink **s, const char *dest, const char **what);
-int cap_sink_tar_new(struct cap_sink **s, const char *dest, const char **what);
+int capture_sink_dir_new(struct capture_sink **s, const char *dest, const char **what);
+int capture_sink_tar_new(struct capture_sink **s, const char *dest, const char **what);
 
 /* PATH is the system path ("/proc/1/status"); parents are made as needed. */
-int cap_sink_file(struct cap_sink *s, const char *path, const void *data, size_t len,
-		  mode_t mode, const struct cap_xattr *xattrs, int nxattrs);
-int cap_sink_link(struct cap_sink *s, const char *path, const char *target);
+int capture_sink_file(struct capture_sink *s, const char *path, const void *data, size_t len,
+		      mode_t mode, const struct capture_xattr *xattrs, int nxattrs);
+int capture_sink_link(struct capture_sink *s, const char *path, const char *target);
 /* Write the manifest last, flush, and rename into DEST. -errno. */
-int cap_sink_finish(struct cap_sink *s, const void *manifest, size_t len);
+int capture_sink_finish(struct capture_sink *s, const void *manifest, size_t len);
 /* Remove whatever was written; frees s. */
-void cap_sink_abort(struct cap_sink *s);
+void capture_sink_abort(struct capture_sink *s);
 
-#define CAP_MANIFEST "rtla-capture.json"
+#define CAPTURE_MANIFEST "rtla-capture.json"
 
-enum cap_source {
-	SRC_PROCESSES, SRC_KERNEL, SRC_DAMON, SRC_PARPORT, SRC_CPU, SRC_TRACING, SRC_FILES,
-	NR_SOURCES,
+enum capture_source {
+	CAPTURE_SRC_PROCESSES, CAPTURE_SRC_KERNEL, CAPTURE_SRC_DAMON, CAPTURE_SRC_PARPORT,
+	CAPTURE_SRC_CPU, CAPTURE_SRC_TRACING, CAPTURE_SRC_FILES,
+	CAPTURE_NR_SOURCES,
 };
 
-struct cap_stats {
+struct capture_stats {
 	uint64_t files, bytes;
 	uint64_t excluded;	/* paths --exclude left out */
 	uint64_t unreadable;	/* files the kernel would not give (write-only, EBUSY...) */
@@ -56,22 +57,22 @@ struct cap_stats {
 };
 
 /* A file the kernel would not give, for the report's list of them. */
-struct cap_unreadable {
-	enum cap_source src;
+struct capture_unreadable {
+	enum capture_source src;
 	int err;			/* errno: EACCES (write-only), EFBIG (too big), ... */
 	char *path;
 };
 
-struct cap_ctx {
-	struct cap_sink *sink;		/* NULL with --dry-run */
+struct capture_ctx {
+	struct capture_sink *sink;		/* NULL with --dry-run */
 	const char *const *excludes;
 	int nexcludes;
 	const int *pids;		/* --pids: only these processes (npids > 0) */
 	int npids;
 	uint64_t max_size;		/* of all files together */
 	uint64_t total;
-	enum cap_source src;
-	struct cap_stats stats[NR_SOURCES];
+	enum capture_source src;
+	struct capture_stats stats[CAPTURE_NR_SOURCES];
 	int err;			/* the first write error: the capture fails */
 	char err_path[4096];
 	char *buf;
@@ -79,14 +80,14 @@ struct cap_ctx {
 	/* directories captured whole, so that a link pointing into one is not taken twice */
 	char **trees;
 	int ntrees;
-	struct cap_unreadable *unreadable;	/* every file counted in UNREADABLE */
+	struct capture_unreadable *unreadable;	/* every file counted in UNREADABLE */
 	size_t nunreadable;
 };
 
-extern const char *const cap_source_names[NR_SOURCES];
+extern const char *const capture_source_names[CAPTURE_NR_SOURCES];
 
 /* Capture each source; 0, or -errno with ctx->err_path naming where. */
-int cap_capture_all(struct cap_ctx *ctx, char *const *files, int nfiles);
-void cap_ctx_free(struct cap_ctx *ctx);
+int capture_all(struct capture_ctx *ctx, char *const *files, int nfiles);
+void capture_ctx_free(struct capture_ctx *ctx);
 
 #endif

@@ -25,7 +25,7 @@
 
 #include "capture/capture.h"
 
-struct cap_sink {
+struct capture_sink {
 	bool tar;
 	char dest[PATH_MAX];
 	char partial[PATH_MAX];
@@ -35,7 +35,7 @@ struct cap_sink {
 };
 
 /* ".NAME.rtla-partial.XXXXXX" in DEST's directory. */
-static int partial_name(struct cap_sink *s, const char *dest)
+static int partial_name(struct capture_sink *s, const char *dest)
 {
 	char a[PATH_MAX], b[PATH_MAX];
 	int n;
@@ -50,9 +50,9 @@ static int partial_name(struct cap_sink *s, const char *dest)
 	return n >= (int)sizeof(s->partial) ? -ENAMETOOLONG : 0;
 }
 
-int cap_sink_dir_new(struct cap_sink **sp, const char *dest, const char **what)
+int capture_sink_dir_new(struct capture_sink **sp, const char *dest, const char **what)
 {
-	struct cap_sink *s = calloc(1, sizeof(*s));
+	struct capture_sink *s = calloc(1, sizeof(*s));
 	int ret;
 
 	if (!s)
@@ -79,9 +79,9 @@ out_free:
 	return ret;
 }
 
-int cap_sink_tar_new(struct cap_sink **sp, const char *dest, const char **what)
+int capture_sink_tar_new(struct capture_sink **sp, const char *dest, const char **what)
 {
-	struct cap_sink *s = calloc(1, sizeof(*s));
+	struct capture_sink *s = calloc(1, sizeof(*s));
 	int ret;
 
 	if (!s)
@@ -115,7 +115,7 @@ out_free:
 /* ---- directory ---- */
 
 /* mkdir -p of PATH's parents, relative to the partial directory. */
-static int make_parents(struct cap_sink *s, const char *rel)
+static int make_parents(struct capture_sink *s, const char *rel)
 {
 	char dir[PATH_MAX];
 
@@ -146,8 +146,8 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-static int dir_file(struct cap_sink *s, const char *rel, const void *data, size_t len,
-		    mode_t mode, const struct cap_xattr *xattrs, int nxattrs)
+static int dir_file(struct capture_sink *s, const char *rel, const void *data, size_t len,
+		    mode_t mode, const struct capture_xattr *xattrs, int nxattrs)
 {
 	int fd, ret = make_parents(s, rel);
 
@@ -165,7 +165,7 @@ static int dir_file(struct cap_sink *s, const char *rel, const void *data, size_
 	return ret;
 }
 
-static int dir_link(struct cap_sink *s, const char *rel, const char *target)
+static int dir_link(struct capture_sink *s, const char *rel, const char *target)
 {
 	int ret = make_parents(s, rel);
 
@@ -184,7 +184,7 @@ struct tar_header {
 	char devmajor[8], devminor[8], prefix[155], pad[12];
 };
 
-static int gz_write(struct cap_sink *s, const void *data, size_t len)
+static int gz_write(struct capture_sink *s, const void *data, size_t len)
 {
 	while (len) {
 		unsigned chunk = len > (1u << 30) ? 1u << 30 : len;
@@ -201,14 +201,14 @@ static int gz_write(struct cap_sink *s, const void *data, size_t len)
 	return 0;
 }
 
-static int tar_pad(struct cap_sink *s, size_t len)
+static int tar_pad(struct capture_sink *s, size_t len)
 {
 	static const char zeros[512];
 
 	return len % 512 ? gz_write(s, zeros, 512 - len % 512) : 0;
 }
 
-static int tar_header(struct cap_sink *s, const char *name, char type, size_t size,
+static int tar_header(struct capture_sink *s, const char *name, char type, size_t size,
 		      mode_t mode, const char *link)
 {
 	struct tar_header h;
@@ -249,8 +249,8 @@ static size_t pax_record(char *out, size_t room, const char *key, const void *va
 	return len;
 }
 
-static int tar_entry(struct cap_sink *s, const char *rel, char type, const void *data,
-		     size_t len, mode_t mode, const char *link, const struct cap_xattr *xattrs,
+static int tar_entry(struct capture_sink *s, const char *rel, char type, const void *data,
+		     size_t len, mode_t mode, const char *link, const struct capture_xattr *xattrs,
 		     int nxattrs)
 {
 	char pax[4096], key[80];
@@ -292,15 +292,15 @@ static const char *relative(const char *path)
 	return path;
 }
 
-int cap_sink_file(struct cap_sink *s, const char *path, const void *data, size_t len,
-		  mode_t mode, const struct cap_xattr *xattrs, int nxattrs)
+int capture_sink_file(struct capture_sink *s, const char *path, const void *data, size_t len,
+		      mode_t mode, const struct capture_xattr *xattrs, int nxattrs)
 {
 	if (s->tar)
 		return tar_entry(s, relative(path), '0', data, len, mode, NULL, xattrs, nxattrs);
 	return dir_file(s, relative(path), data, len, mode, xattrs, nxattrs);
 }
 
-int cap_sink_link(struct cap_sink *s, const char *path, const char *target)
+int capture_sink_link(struct capture_sink *s, const char *path, const char *target)
 {
 	if (s->tar)
 		return tar_entry(s, relative(path), '2', NULL, 0, 0777, target, NULL, 0);
@@ -332,7 +332,7 @@ static void remove_tree(int parent, const char *name)
 	unlinkat(parent, name, AT_REMOVEDIR);
 }
 
-void cap_sink_abort(struct cap_sink *s)
+void capture_sink_abort(struct capture_sink *s)
 {
 	if (!s)
 		return;
@@ -347,12 +347,12 @@ void cap_sink_abort(struct cap_sink *s)
 	free(s);
 }
 
-int cap_sink_finish(struct cap_sink *s, const void *manifest, size_t len)
+int capture_sink_finish(struct capture_sink *s, const void *manifest, size_t len)
 {
 	static const char zeros[1024];
 	int ret;
 
-	ret = cap_sink_file(s, "/" CAP_MANIFEST, manifest, len, 0644, NULL, 0);
+	ret = capture_sink_file(s, "/" CAPTURE_MANIFEST, manifest, len, 0644, NULL, 0);
 	if (s->tar && !ret)
 		ret = gz_write(s, zeros, sizeof(zeros));
 	if (s->tar && !ret) {
@@ -371,7 +371,7 @@ int cap_sink_finish(struct cap_sink *s, const void *manifest, size_t len)
 	if (!ret && rename(s->partial, s->dest))
 		ret = -errno;
 	if (ret) {
-		cap_sink_abort(s);	/* gzclose(NULL) is a no-op: the tar is closed */
+		capture_sink_abort(s);	/* gzclose(NULL) is a no-op: the tar is closed */
 		return ret;
 	}
 	close(s->fd);

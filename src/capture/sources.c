@@ -27,11 +27,12 @@
 
 #include "capture/capture.h"
 #include "msg.h"
+#include "util.h"
 
-const char *const cap_source_names[NR_SOURCES] = {
-	[SRC_PROCESSES] = "processes", [SRC_KERNEL] = "kernel", [SRC_DAMON] = "damon",
-	[SRC_PARPORT] = "parport", [SRC_CPU] = "cpu", [SRC_TRACING] = "tracing",
-	[SRC_FILES] = "files",
+const char *const capture_source_names[CAPTURE_NR_SOURCES] = {
+	[CAPTURE_SRC_PROCESSES] = "processes", [CAPTURE_SRC_KERNEL] = "kernel",
+	[CAPTURE_SRC_DAMON] = "damon", [CAPTURE_SRC_PARPORT] = "parport", [CAPTURE_SRC_CPU] = "cpu",
+	[CAPTURE_SRC_TRACING] = "tracing", [CAPTURE_SRC_FILES] = "files",
 };
 
 #define FILE_MAX	(64u << 20)	/* a bigger file is left out, with a note */
@@ -39,12 +40,12 @@ const char *const cap_source_names[NR_SOURCES] = {
 
 #define FOLLOW_DEVICES	(1 << 0)	/* also take the /sys/devices trees links point to */
 
-static struct cap_stats *stats(struct cap_ctx *ctx)
+static struct capture_stats *stats(struct capture_ctx *ctx)
 {
 	return &ctx->stats[ctx->src];
 }
 
-static bool excluded(struct cap_ctx *ctx, const char *path)
+static bool excluded(struct capture_ctx *ctx, const char *path)
 {
 	for (int i = 0; i < ctx->nexcludes; i++)
 		if (!fnmatch(ctx->excludes[i], path, FNM_PATHNAME | FNM_LEADING_DIR)) {
@@ -69,7 +70,7 @@ static bool never_open(const char *name)
 }
 
 /* Read PATH whole into ctx->buf; its length, or -errno. */
-static ssize_t read_whole(struct cap_ctx *ctx, const char *path)
+static ssize_t read_whole(struct capture_ctx *ctx, const char *path)
 {
 	size_t len = 0;
 	int fd, tries = 0;
@@ -114,7 +115,7 @@ again:
 	return len;
 }
 
-static void fail_at(struct cap_ctx *ctx, int err, const char *path)
+static void fail_at(struct capture_ctx *ctx, int err, const char *path)
 {
 	if (ctx->err)
 		return;
@@ -123,8 +124,8 @@ static void fail_at(struct cap_ctx *ctx, int err, const char *path)
 }
 
 /* Hand data to the sink (none with --dry-run), counting it against --max-size. */
-static void put_file(struct cap_ctx *ctx, const char *path, const void *data, size_t len,
-		     mode_t mode, const struct cap_xattr *xattrs, int nxattrs)
+static void put_file(struct capture_ctx *ctx, const char *path, const void *data, size_t len,
+		     mode_t mode, const struct capture_xattr *xattrs, int nxattrs)
 {
 	int ret = 0;
 
@@ -134,7 +135,7 @@ static void put_file(struct cap_ctx *ctx, const char *path, const void *data, si
 		return;
 	}
 	if (ctx->sink)
-		ret = cap_sink_file(ctx->sink, path, data, len, mode, xattrs, nxattrs);
+		ret = capture_sink_file(ctx->sink, path, data, len, mode, xattrs, nxattrs);
 	if (ret) {
 		fail_at(ctx, ret, path);
 		return;
@@ -153,9 +154,9 @@ static mode_t copy_mode(mode_t mode)
  * Keep the path of a file left out, so that the report can say which ones
  * its UNREADABLE counts (-J, and with -D each on stderr as it happens).
  */
-static void note_unreadable(struct cap_ctx *ctx, const char *path, int err)
+static void note_unreadable(struct capture_ctx *ctx, const char *path, int err)
 {
-	struct cap_unreadable *u;
+	struct capture_unreadable *u;
 
 	debug_msg("not captured: %s: %s", path, strerror(err));
 	u = realloc(ctx->unreadable, (ctx->nunreadable + 1) * sizeof(*u));
@@ -171,7 +172,7 @@ static void note_unreadable(struct cap_ctx *ctx, const char *path, int err)
 	ctx->nunreadable++;
 }
 
-static void copy_file(struct cap_ctx *ctx, const char *path)
+static void copy_file(struct capture_ctx *ctx, const char *path)
 {
 	struct stat st;
 	ssize_t n;
@@ -202,7 +203,7 @@ static void copy_file(struct cap_ctx *ctx, const char *path)
 }
 
 /* An empty file where one exists: its presence is what is read. */
-static void copy_presence(struct cap_ctx *ctx, const char *path)
+static void copy_presence(struct capture_ctx *ctx, const char *path)
 {
 	struct stat st;
 
@@ -210,7 +211,7 @@ static void copy_presence(struct cap_ctx *ctx, const char *path)
 		put_file(ctx, path, "", 0, copy_mode(st.st_mode), NULL, 0);
 }
 
-static void copy_link(struct cap_ctx *ctx, const char *path)
+static void copy_link(struct capture_ctx *ctx, const char *path)
 {
 	char target[PATH_MAX];
 	ssize_t n;
@@ -223,14 +224,14 @@ static void copy_link(struct cap_ctx *ctx, const char *path)
 		return;
 	target[n] = '\0';
 	if (ctx->sink)
-		ret = cap_sink_link(ctx->sink, path, target);
+		ret = capture_sink_link(ctx->sink, path, target);
 	if (ret)
 		fail_at(ctx, ret, path);
 	else
 		stats(ctx)->files++;
 }
 
-static bool in_trees(struct cap_ctx *ctx, const char *path)
+static bool in_trees(struct capture_ctx *ctx, const char *path)
 {
 	for (int i = 0; i < ctx->ntrees; i++) {
 		size_t len = strlen(ctx->trees[i]);
@@ -241,7 +242,7 @@ static bool in_trees(struct cap_ctx *ctx, const char *path)
 	return false;
 }
 
-static void remember_tree(struct cap_ctx *ctx, const char *path)
+static void remember_tree(struct capture_ctx *ctx, const char *path)
 {
 	char **t = realloc(ctx->trees, (ctx->ntrees + 1) * sizeof(*t));
 
@@ -253,10 +254,10 @@ static void remember_tree(struct cap_ctx *ctx, const char *path)
 		ctx->ntrees++;
 }
 
-static void copy_tree(struct cap_ctx *ctx, const char *dir, int depth, unsigned flags);
+static void copy_tree(struct capture_ctx *ctx, const char *dir, int depth, unsigned flags);
 
 /* A link under a bus's devices/ points into /sys/devices: take that tree too. */
-static void follow_device(struct cap_ctx *ctx, const char *link)
+static void follow_device(struct capture_ctx *ctx, const char *link)
 {
 	char real[PATH_MAX];
 
@@ -265,7 +266,7 @@ static void follow_device(struct cap_ctx *ctx, const char *link)
 	copy_tree(ctx, real, TREE_DEPTH, 0);
 }
 
-static void copy_tree(struct cap_ctx *ctx, const char *dir, int depth, unsigned flags)
+static void copy_tree(struct capture_ctx *ctx, const char *dir, int depth, unsigned flags)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -302,12 +303,12 @@ static void copy_tree(struct cap_ctx *ctx, const char *dir, int depth, unsigned 
 }
 
 /* Every entry of DIR that is a link, as a link (/sys/block, /sys/class/...). */
-static void copy_links(struct cap_ctx *ctx, const char *dir, unsigned flags)
+static void copy_links(struct capture_ctx *ctx, const char *dir, unsigned flags)
 {
 	copy_tree(ctx, dir, 0, flags);
 }
 
-static void capture_processes(struct cap_ctx *ctx)
+static void capture_processes(struct capture_ctx *ctx)
 {
 	static const char *const files[] = { "status", "cmdline", "stat", "maps" };
 	char path[300];
@@ -327,7 +328,7 @@ static void capture_processes(struct cap_ctx *ctx)
 			wanted = ctx->pids[i] == atoi(de->d_name);
 		if (!wanted)
 			continue;
-		for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 			snprintf(path, sizeof(path), "/proc/%s/%s", de->d_name, files[i]);
 			copy_file(ctx, path);
 		}
@@ -335,7 +336,7 @@ static void capture_processes(struct cap_ctx *ctx)
 	closedir(d);
 }
 
-static void capture_kernel(struct cap_ctx *ctx)
+static void capture_kernel(struct capture_ctx *ctx)
 {
 	static const char *const files[] = {
 		"/proc/sys/kernel/cap_last_cap", "/proc/sys/kernel/osrelease",
@@ -362,13 +363,13 @@ static void capture_kernel(struct cap_ctx *ctx)
 	copy_tree(ctx, "/sys/module/test_dhry", 2, 0);
 }
 
-static void capture_damon(struct cap_ctx *ctx)
+static void capture_damon(struct capture_ctx *ctx)
 {
 	/* read only: reading a kdamond's files changes nothing of it */
 	copy_tree(ctx, "/sys/kernel/mm/damon", 16, 0);
 }
 
-static void capture_parport(struct cap_ctx *ctx)
+static void capture_parport(struct capture_ctx *ctx)
 {
 	copy_tree(ctx, "/sys/bus/parport", 3, FOLLOW_DEVICES);
 	copy_tree(ctx, "/proc/sys/dev/parport", 4, 0);
@@ -380,7 +381,7 @@ static void capture_parport(struct cap_ctx *ctx)
 	copy_links(ctx, "/sys/block", 0);
 }
 
-static void capture_cpu(struct cap_ctx *ctx)
+static void capture_cpu(struct capture_ctx *ctx)
 {
 	copy_tree(ctx, "/sys/devices/system/cpu", 5, 0);
 	copy_file(ctx, "/proc/cpuinfo");
@@ -395,7 +396,7 @@ static const char *tracefs_dir(void)
 	return NULL;
 }
 
-static void capture_tracing(struct cap_ctx *ctx)
+static void capture_tracing(struct capture_ctx *ctx)
 {
 	static const char *const files[] = {
 		"available_tracers", "current_tracer", "tracing_on", "trace_clock",
@@ -439,7 +440,7 @@ static void capture_tracing(struct cap_ctx *ctx)
 }
 
 /* The security.* xattrs of PATH (following links, as capdump --files does). */
-static int security_xattrs(const char *path, struct cap_xattr *x, int max)
+static int security_xattrs(const char *path, struct capture_xattr *x, int max)
 {
 	char names[4096];
 	ssize_t len = listxattr(path, names, sizeof(names));
@@ -460,14 +461,14 @@ static int security_xattrs(const char *path, struct cap_xattr *x, int max)
 }
 
 /* A file named on the command line: empty, its mode, its security xattrs. */
-static void capture_named_file(struct cap_ctx *ctx, const char *path, const struct stat *st)
+static void capture_named_file(struct capture_ctx *ctx, const char *path, const struct stat *st)
 {
-	struct cap_xattr x[CAP_MAX_XATTRS];
+	struct capture_xattr x[CAPTURE_MAX_XATTRS];
 	int n;
 
 	if (excluded(ctx, path))
 		return;
-	n = security_xattrs(path, x, CAP_MAX_XATTRS);
+	n = security_xattrs(path, x, CAPTURE_MAX_XATTRS);
 	put_file(ctx, path, "", 0, st->st_mode & 0644, x, n);
 }
 
@@ -486,7 +487,7 @@ static int absolute(const char *path, char *out, size_t len)
 	       0 : -ENAMETOOLONG;
 }
 
-static void capture_files(struct cap_ctx *ctx, char *const *files, int nfiles)
+static void capture_files(struct capture_ctx *ctx, char *const *files, int nfiles)
 {
 	char abs[PATH_MAX], path[PATH_MAX];
 
@@ -520,24 +521,24 @@ static void capture_files(struct cap_ctx *ctx, char *const *files, int nfiles)
 	}
 }
 
-int cap_capture_all(struct cap_ctx *ctx, char *const *files, int nfiles)
+int capture_all(struct capture_ctx *ctx, char *const *files, int nfiles)
 {
-	static void (*const sources[])(struct cap_ctx *) = {
-		[SRC_PROCESSES] = capture_processes, [SRC_KERNEL] = capture_kernel,
-		[SRC_DAMON] = capture_damon, [SRC_PARPORT] = capture_parport,
-		[SRC_CPU] = capture_cpu, [SRC_TRACING] = capture_tracing,
+	static void (*const sources[])(struct capture_ctx *) = {
+		[CAPTURE_SRC_PROCESSES] = capture_processes, [CAPTURE_SRC_KERNEL] = capture_kernel,
+		[CAPTURE_SRC_DAMON] = capture_damon, [CAPTURE_SRC_PARPORT] = capture_parport,
+		[CAPTURE_SRC_CPU] = capture_cpu, [CAPTURE_SRC_TRACING] = capture_tracing,
 	};
 
-	for (ctx->src = 0; ctx->src < SRC_FILES && !ctx->err; ctx->src++)
+	for (ctx->src = 0; ctx->src < CAPTURE_SRC_FILES && !ctx->err; ctx->src++)
 		sources[ctx->src](ctx);
 	if (!ctx->err) {
-		ctx->src = SRC_FILES;
+		ctx->src = CAPTURE_SRC_FILES;
 		capture_files(ctx, files, nfiles);
 	}
 	return ctx->err;
 }
 
-void cap_ctx_free(struct cap_ctx *ctx)
+void capture_ctx_free(struct capture_ctx *ctx)
 {
 	for (int i = 0; i < ctx->ntrees; i++)
 		free(ctx->trees[i]);

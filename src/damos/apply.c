@@ -31,7 +31,9 @@
 
 #include "damos/apply.h"
 #include "damos/filter.h"
+#include "fsutil.h"
 #include "msg.h"
+#include "procstat.h"
 #include "sysroot.h"
 
 #define LOCK_TRIES	40	/* x 50 ms: another writer's commit takes a moment */
@@ -49,8 +51,7 @@ int damos_lock(void)
 	char path[128], holder[32] = "";
 	int fd;
 
-	mkdir("/run/rtla", 0700);
-	mkdir(DAMOS_RUN_DIR, 0700);
+	fs_mkdir_p(DAMOS_RUN_DIR, 0700);	/* the open below says why, if it failed */
 	snprintf(path, sizeof(path), "%s/lock", DAMOS_RUN_DIR);
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0) {
@@ -80,45 +81,11 @@ int damos_lock(void)
 
 static bool pid_alive(int64_t pid)
 {
-	char path[64], buf[512], *p;
-	int fd;
-	ssize_t n;
+	struct procstat st;
 
 	if (pid <= 0 || pid > INT_MAX)
 		return false;
-	snprintf(path, sizeof(path), "/proc/%" PRId64 "/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
-}
-
-/* Where cgroup2 is mounted (from /proc/self/mountinfo), in buf; false if nowhere. */
-static bool cgroup2_root(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096], mnt[4096], *dash;
-	bool found = false;
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		dash = strstr(line, " - ");
-		if (!dash || strncmp(dash, " - cgroup2 ", 11))
-			continue;
-		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) == 1 && strlen(mnt) < len) {
-			strcpy(buf, mnt);
-			found = true;
-		}
-	}
-	fclose(f);
-	return found;
+	return !procstat_read(pid, &st) && st.state != 'Z' && st.state != 'X';
 }
 
 static int check_memcg(const char *path, char *err, size_t len, const char *where)
@@ -131,7 +98,7 @@ static int check_memcg(const char *path, char *err, size_t len, const char *wher
 			 where, path);
 		return -EINVAL;
 	}
-	if (!cgroup2_root(root, sizeof(root))) {
+	if (sysroot_cgroup2_mount(root, sizeof(root))) {
 		snprintf(err, len, "%s: memcg %s: cgroup2 is not mounted", where, path);
 		return -EINVAL;
 	}
@@ -437,14 +404,13 @@ static int read_kdamond(int index, struct dnode **out)
 /* The kdamond's thread, or -1 when it does not run. */
 static pid_t running_pid(int index)
 {
-	char path[128], state[16];
+	char state[16];
 	long long pid;
 
-	snprintf(path, sizeof(path), "%s/%d/state", DAMON_KDAMONDS, index);
-	if (sysroot_read(path, state, sizeof(state)) < 0 || strcmp(state, "on"))
+	if (sysroot_readf(state, sizeof(state), DAMON_KDAMONDS "/%d/state", index) < 0 ||
+	    strcmp(state, "on"))
 		return -1;
-	snprintf(path, sizeof(path), "%s/%d/pid", DAMON_KDAMONDS, index);
-	if (sysroot_read_ll(path, &pid) || pid <= 0)
+	if (sysroot_readf_ll(&pid, DAMON_KDAMONDS "/%d/pid", index) || pid <= 0)
 		return -1;
 	return pid;
 }

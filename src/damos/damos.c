@@ -19,6 +19,7 @@
 #include "msg.h"
 #include "parse.h"
 #include "sysroot.h"
+#include "util.h"
 
 #define KDAMOND_OPT \
 	CLI_VALUE('k', "kdamond", "N", "the kdamond (default: the one rtla started)")
@@ -458,10 +459,10 @@ int cmd_damos(int argc, char **argv)
 	if (argc >= 2 && argv[1][0] != '-') {
 		size_t i;
 
-		for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(verbs); i++)
 			if (!strcmp(argv[1], verbs[i].verb))
 				break;
-		if (i == sizeof(verbs) / sizeof(verbs[0])) {
+		if (i == ARRAY_SIZE(verbs)) {
 			err_msg("unknown verb: '%s' (verbs: show, start, stop, filter, commit)", argv[1]);
 			return EXIT_ERROR;
 		}

@@ -6,8 +6,8 @@
  * release to the next (filters/ in 6.3, allow in 6.14, core_filters/ and
  * ops_filters/ in 6.15, ...). The command reads it as it is, into a generic
  * tree of directories and files (tree.c), shows that tree (show.c), and
- * edits copies of it that are validated and written back with a commit,
- * a check and a rollback (edit.c, apply.c).
+ * edits copies of it (verbs.c, with filter.c's words) that are validated
+ * and written back with a commit, a check and a rollback (apply.c).
  */
 #ifndef RTLA_DAMOS_H
 #define RTLA_DAMOS_H

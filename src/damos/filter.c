@@ -11,6 +11,7 @@
 
 #include "damos/filter.h"
 #include "sysroot.h"
+#include "util.h"
 
 /* mm/damon/sysfs-schemes.c's type names; "since" from the kernels that added them */
 static const struct filter_type types[] = {
@@ -24,7 +25,7 @@ static const struct filter_type types[] = {
 	{ "active", FILTER_OPS, 6015, ARG_NONE },
 };
 
-#define NTYPES (sizeof(types) / sizeof(types[0]))
+#define NTYPES ARRAY_SIZE(types)
 
 const struct filter_type *filter_type_find(const char *name)
 {
@@ -46,11 +47,9 @@ const char *filter_type_names(void)
 
 int damos_kernel_version(void)
 {
-	char rel[128];
 	int major, minor;
 
-	if (sysroot_read("/proc/sys/kernel/osrelease", rel, sizeof(rel)) <= 0 ||
-	    sscanf(rel, "%d.%d", &major, &minor) != 2)
+	if (sysroot_scanf("/proc/sys/kernel/osrelease", "%d.%d", &major, &minor) != 2)
 		return 0;
 	return major * 1000 + minor;
 }

@@ -13,40 +13,24 @@
  * never writes to it, even when named.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "damos/damos.h"
+#include "fsutil.h"
 #include "parse.h"
+#include "procstat.h"
 
 #define BOOT_WINDOW_S	60
 
-/* Start time of PID in clock ticks after boot (field 22 of /proc/PID/stat), or 0. */
+/* Start time of PID in clock ticks after boot, or 0. */
 static unsigned long long proc_start(pid_t pid)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long start;
-	ssize_t n;
-	int fd;
+	struct procstat st;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-			 "%*s %*s %*s %*s %llu", &start) != 1)
-		return 0;
-	return start;
+	return procstat_read(pid, &st) ? 0 : st.start;
 }
 
 static void mark_path(int index, char *buf, size_t len)
@@ -108,47 +92,24 @@ const char *damos_owner_name(enum damos_owner o)
 	return "other";
 }
 
-static int mkdir_p(const char *dir)
+static void mark_fill(FILE *f, const void *arg)
 {
-	char tmp[256];
+	pid_t kdamond_pid = *(const pid_t *)arg;
 
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0700) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0700) && errno != EEXIST)
-		return -errno;
-	return 0;
+	fprintf(f, "kdamond %d %llu started_by %d\n", kdamond_pid, proc_start(kdamond_pid),
+		getpid());
 }
 
 int damos_mark(int index, pid_t kdamond_pid)
 {
 	char path[128], tmp[160];
-	FILE *f;
-	int ret = mkdir_p(DAMOS_RUN_DIR);
+	int ret = fs_mkdir_p(DAMOS_RUN_DIR, 0700);
 
 	if (ret)
 		return ret;
 	mark_path(index, path, sizeof(path));
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
-	fprintf(f, "kdamond %d %llu started_by %d\n", kdamond_pid, proc_start(kdamond_pid),
-		getpid());
-	ret = fflush(f) ? -errno : 0;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return fs_write_replace(path, tmp, mark_fill, &kdamond_pid);
 }
 
 bool damos_marked(int index)

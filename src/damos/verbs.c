@@ -290,10 +290,9 @@ int damos_stop(struct damos_opts *o)
 		}
 		for (int i = 0; i < 100; i++) {
 			char state[16];
-			char path[128];
 
-			snprintf(path, sizeof(path), "%s/%d/state", DAMON_KDAMONDS, index);
-			if (sysroot_read(path, state, sizeof(state)) >= 0 && !strcmp(state, "off"))
+			if (sysroot_readf(state, sizeof(state), DAMON_KDAMONDS "/%d/state", index) >= 0 &&
+			    !strcmp(state, "off"))
 				break;
 			nanosleep(&ms20, NULL);
 		}

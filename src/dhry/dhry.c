@@ -23,6 +23,7 @@
 #include "output.h"
 #include "parse.h"
 #include "sysroot.h"
+#include "util.h"
 
 #include "dhry.h"
 #include "runner.h"
@@ -58,7 +59,7 @@ static const struct out_column columns[] = {
 	[COL_RATIO]	 = { "RATIO", "ratio", OUT_NUM, 5, OUT_RIGHT, "Dhrystones/s over the median CPU's" },
 	[COL_SLOW]	 = { "SLOW", "slow", OUT_BOOL, 4, 0, "slower than the median by more than --threshold" },
 };
-#define NCOLUMNS	(sizeof(columns) / sizeof(columns[0]))
+#define NCOLUMNS	ARRAY_SIZE(columns)
 #define DEFAULT_COLUMNS	"CPU,ITERATIONS,SECONDS,BUSY,DHRY/S,DMIPS,MHZ,DMIPS/MHZ,CLOCK,CHECK,RATIO,SLOW"
 
 enum { OPT_PARALLEL = CLI_LONG, OPT_SEQUENTIAL, OPT_THRESHOLD };

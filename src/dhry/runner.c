@@ -166,11 +166,10 @@ static double perf_cycles(const struct perf_count *a, const struct perf_count *b
 
 static long long cpufreq_khz(int cpu)
 {
-	char path[96];
 	long long khz;
 
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
-	return sysroot_read_ll(path, &khz) ? 0 : khz;
+	return sysroot_readf_ll(&khz, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
+				cpu) ? 0 : khz;
 }
 
 /* One checked run of the benchmark. 0, or -1 with the result marked. */

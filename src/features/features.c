@@ -17,6 +17,7 @@
 #include "output.h"
 #include "parse.h"
 #include "sysroot.h"
+#include "util.h"
 
 enum { OPT_GROUP = CLI_LONG };
 
@@ -34,7 +35,7 @@ static const struct {
 	{ "memfd", feat_memfd },
 	{ "bench", feat_bench },
 };
-#define NR_GROUPS (sizeof(groups) / sizeof(groups[0]))
+#define NR_GROUPS ARRAY_SIZE(groups)
 
 enum { COL_GROUP, COL_FEATURE, COL_STATE, COL_SINCE, COL_NEEDED_BY, COL_EVIDENCE };
 
@@ -49,7 +50,7 @@ static const struct out_column cols[] = {
 	[COL_EVIDENCE]	= { "EVIDENCE", "evidence", OUT_STR, 0.4, OUT_WRAP,
 			    "the file read or the call made, and what it gave" },
 };
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+#define NCOLS ARRAY_SIZE(cols)
 
 static void usage(FILE *f);
 

@@ -30,6 +30,7 @@
 #include "features/child.h"
 #include "features/features.h"
 #include "sysroot.h"
+#include "util.h"
 
 #define FUSE_OP_INIT	26
 #define FUSE_INIT_EXT_BIT	30
@@ -75,7 +76,7 @@ static const char *const flag_names[] = {
 	"DIRECT_IO_ALLOW_MMAP", "PASSTHROUGH", "NO_EXPORT_SUPPORT", "HAS_RESEND",
 	"ALLOW_IDMAP", "OVER_IO_URING", "REQUEST_TIMEOUT",
 };
-#define NR_FLAG_NAMES (sizeof(flag_names) / sizeof(flag_names[0]))
+#define NR_FLAG_NAMES ARRAY_SIZE(flag_names)
 
 void fuse_flag_names(uint64_t flags, char *buf, size_t len)
 {

@@ -72,7 +72,7 @@ static size_t put_run(char *out, size_t len, size_t off, int first, int last, co
  */
 static int per_cpu_values(const char *file, char *out, size_t len, int *nr_cpus)
 {
-	char path[160], val[128], run_val[128] = "";
+	char val[128], run_val[128] = "";
 	int first = -1, last = -1, have = 0;
 	size_t off = 0;
 	cpu_set_t set;
@@ -84,8 +84,7 @@ static int per_cpu_values(const char *file, char *out, size_t len, int *nr_cpus)
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		if (!CPU_ISSET(cpu, &set))
 			continue;
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/%s", cpu, file);
-		if (sysroot_read(path, val, sizeof(val)) < 0)
+		if (sysroot_readf(val, sizeof(val), CPU_DIR "/cpu%d/%s", cpu, file) < 0)
 			continue;
 		have++;
 		if (first >= 0 && last == cpu - 1 && !strcmp(val, run_val)) {
@@ -134,12 +133,11 @@ static void probe_cpuidle(struct feat_ctx *ctx, struct feat_result *r)
 	sysroot_read(CPU_DIR "/cpuidle/current_driver", drv, sizeof(drv));
 	n = feat_list_dir(CPU_DIR "/cpu0/cpuidle", "state", ",", states, sizeof(states));
 	if (n > 0) {
-		char names[256] = "", path[128], name[32];
+		char names[256] = "", name[32];
 		size_t off = 0;
 
 		for (int i = 0; i < n && off < sizeof(names); i++) {
-			snprintf(path, sizeof(path), CPU_DIR "/cpu0/cpuidle/state%d/name", i);
-			if (sysroot_read(path, name, sizeof(name)) < 0)
+			if (sysroot_readf(name, sizeof(name), CPU_DIR "/cpu0/cpuidle/state%d/name", i) < 0)
 				snprintf(name, sizeof(name), "state%d", i);
 			off += snprintf(names + off, sizeof(names) - off, "%s%s", i ? "," : "", name);
 		}

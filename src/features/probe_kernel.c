@@ -134,7 +134,7 @@ static bool high_bits(const char *status, char *which, size_t len)
 
 static void probe_cap_u64(struct feat_ctx *ctx, struct feat_result *r)
 {
-	char path[300], status[4096], which[32], first[320] = "";
+	char status[4096], which[32], first[320] = "";
 	int nprocs = 0, nhigh = 0;
 	long first_pid = 0;
 	struct dirent *de;
@@ -147,8 +147,8 @@ static void probe_cap_u64(struct feat_ctx *ctx, struct feat_result *r)
 	while ((de = readdir(d))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/status", de->d_name);
-		if (sysroot_read(path, status, sizeof(status)) <= 0 || !strstr(status, "CapBnd:"))
+		if (sysroot_readf(status, sizeof(status), "/proc/%s/status", de->d_name) <= 0 ||
+		    !strstr(status, "CapBnd:"))
 			continue;
 		nprocs++;
 		if (!high_bits(status, which, sizeof(which)))
@@ -342,7 +342,7 @@ static void probe_damon_filters(struct feat_ctx *ctx, struct feat_result *r)
 
 static void probe_kdamonds(struct feat_ctx *ctx, struct feat_result *r)
 {
-	char path[128], state[16], pid[16], list[FEAT_EVIDENCE_MAX - 64] = "";
+	char state[16], pid[16], list[FEAT_EVIDENCE_MAX - 64] = "";
 	long long n;
 	size_t off = 0;
 	int on = 0;
@@ -350,11 +350,9 @@ static void probe_kdamonds(struct feat_ctx *ctx, struct feat_result *r)
 	if (!damon_readable(r) || sysroot_read_ll(KDAMONDS "/nr_kdamonds", &n))
 		return;
 	for (long long k = 0; k < n && off < sizeof(list); k++) {
-		snprintf(path, sizeof(path), KDAMONDS "/%lld/state", k);
-		if (sysroot_read(path, state, sizeof(state)) < 0)
+		if (sysroot_readf(state, sizeof(state), KDAMONDS "/%lld/state", k) < 0)
 			snprintf(state, sizeof(state), "?");
-		snprintf(path, sizeof(path), KDAMONDS "/%lld/pid", k);
-		if (sysroot_read(path, pid, sizeof(pid)) < 0)
+		if (sysroot_readf(pid, sizeof(pid), KDAMONDS "/%lld/pid", k) < 0)
 			snprintf(pid, sizeof(pid), "?");
 		on += !strcmp(state, "on");
 		off += snprintf(list + off, sizeof(list) - off, "%skdamond %lld %s pid %s",

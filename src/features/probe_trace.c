@@ -15,18 +15,17 @@
 
 #include "features/features.h"
 #include "sysroot.h"
+#include "util.h"
 
 /* Where tracefs is under the root; "" when it is in neither usual place. */
 static const char *tracefs(struct feat_ctx *ctx)
 {
 	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	char path[128];
 
 	if (ctx->tracefs[0])
 		return ctx->tracefs;
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/available_tracers", dirs[i]);
-		if (sysroot_exists(path)) {
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		if (sysroot_existsf("%s/available_tracers", dirs[i])) {
 			snprintf(ctx->tracefs, sizeof(ctx->tracefs), "%s", dirs[i]);
 			return ctx->tracefs;
 		}
@@ -181,7 +180,7 @@ static void probe_timerlat_fd(struct feat_ctx *ctx, struct feat_result *r)
 static void probe_events(struct feat_ctx *ctx, struct feat_result *r, const char *system,
 			 const char *const *events)
 {
-	char path[256], missing[256] = "", found[256] = "";
+	char missing[256] = "", found[256] = "";
 	size_t nm = 0, nf = 0;
 	int have = 0, want = 0;
 
@@ -190,8 +189,7 @@ static void probe_events(struct feat_ctx *ctx, struct feat_result *r, const char
 		return;
 	}
 	for (; *events; events++, want++) {
-		snprintf(path, sizeof(path), "%s/events/%s/%s/format", ctx->tracefs, system, *events);
-		if (sysroot_exists(path)) {
+		if (sysroot_existsf("%s/events/%s/%s/format", ctx->tracefs, system, *events)) {
 			have++;
 			nf += snprintf(found + nf, sizeof(found) - nf, "%s%s", nf ? "," : "", *events);
 		} else {

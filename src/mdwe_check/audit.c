@@ -26,6 +26,7 @@
 #include "procscan.h"
 #include "sysroot.h"
 #include "usernames.h"
+#include "util.h"
 
 enum {
 	OPT_ALL = CLI_LONG,
@@ -89,7 +90,7 @@ static const struct out_column cols[] = {
 	[COL_NOTE]	 = { "NOTE", "note", OUT_STR, 0.1, OUT_WRAP,
 			     "what could not be read" },
 };
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+#define NCOLS ARRAY_SIZE(cols)
 
 static const char default_cols[] = "PID,PPID,USER,COMMAND,MDWE,WX,WX_BYTES,WX_PATH,SECCOMP,NNP";
 /* for programs: the value and the notes too */

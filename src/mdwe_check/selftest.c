@@ -28,6 +28,7 @@
 #include "msg.h"
 #include "output.h"
 #include "parse.h"
+#include "util.h"
 
 #define R	PR_MDWE_REFUSE_EXEC_GAIN
 #define N	PR_MDWE_NO_INHERIT
@@ -238,7 +239,7 @@ static const struct check checks[] = {
 	{ "REFUSE|NO_INHERIT: exec", R | N, exec_get, 0, true },
 	{ "REFUSE|NO_INHERIT: fork and exec", R | N, fork_exec_get, 0, true },
 };
-#define NR_CHECKS (sizeof(checks) / sizeof(checks[0]))
+#define NR_CHECKS ARRAY_SIZE(checks)
 /* The check whose setup tells whether the kernel has PR_MDWE_NO_INHERIT. */
 #define NO_INHERIT_PROBE 7
 

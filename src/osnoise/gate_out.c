@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "osnoise/gate.h"
 #include "osnoise/osnoise.h"
 
@@ -273,31 +274,7 @@ void gate_prometheus(FILE *f, const struct noise_run *run, const struct gate_cri
 	free(fig);
 }
 
-/* ---- temp file + rename ---------------------------------------------------- */
-
-static int write_replacing(const char *path, void (*write)(FILE *f, const void *arg),
-			   const void *arg)
-{
-	char tmp[4096];
-	FILE *f;
-	int ret = 0;
-
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	f = fopen(tmp, "w");
-	if (!f)
-		return -errno;
-	write(f, arg);
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		ret = errno ? -errno : -EIO;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
+/* ---- written whole: a temporary file renamed over PATH (fs_write_replace) --- */
 
 struct gate_out_args {
 	const struct noise_run *run;
@@ -325,7 +302,7 @@ int gate_write_junit(const struct noise_run *run, const struct gate_criteria *c,
 {
 	struct gate_out_args a = { run, c, v, elapsed_s };
 
-	return write_replacing(path, junit_cb, &a);
+	return fs_write_replace(path, NULL, junit_cb, &a);
 }
 
 int gate_write_prometheus(const struct noise_run *run, const struct gate_criteria *c,
@@ -333,5 +310,5 @@ int gate_write_prometheus(const struct noise_run *run, const struct gate_criteri
 {
 	struct gate_out_args a = { run, c, v, 0 };
 
-	return write_replacing(path, prometheus_cb, &a);
+	return fs_write_replace(path, NULL, prometheus_cb, &a);
 }

@@ -35,29 +35,6 @@ int threads_set_priority(const char *prefix, const struct sched_prio *prio)
 	return ret <= 0 ? (ret ? ret : -ESRCH) : 0;
 }
 
-/* The cgroup2 mount point, from /proc/self/mountinfo. */
-static int cgroup2_mount(char *buf, size_t len)
-{
-	FILE *f = sysroot_fopen("/proc/self/mountinfo", "r");
-	char line[1024];
-	int ret = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (ret && fgets(line, sizeof(line), f)) {
-		char mnt[PATH_MAX], *sep = strstr(line, " - ");
-
-		if (!sep || strncmp(sep + 3, "cgroup2 ", 8))
-			continue;
-		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) == 1) {
-			snprintf(buf, len, "%s", mnt);
-			ret = 0;
-		}
-	}
-	fclose(f);
-	return ret;
-}
-
 /* "0::/path" in /proc/self/cgroup names our own cgroup v2. */
 static int own_cgroup(char *buf, size_t len)
 {
@@ -101,7 +78,7 @@ int threads_set_cgroup(const char *prefix, const char *cgroup)
 	struct cgroup_move m;
 	int ret;
 
-	if (cgroup2_mount(mnt, sizeof(mnt))) {
+	if (sysroot_cgroup2_mount(mnt, sizeof(mnt))) {
 		err_msg("Did not find cgroupv2 mount point");
 		return -ENOENT;
 	}

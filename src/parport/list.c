@@ -16,6 +16,7 @@
 #include "output.h"
 #include "parse.h"
 #include "parport/parport.h"
+#include "util.h"
 
 enum { PC_PORT, PC_BASE, PC_BASE_HI, PC_IRQ, PC_DMA, PC_MODES, PC_HOLDER, PC_CLIENTS };
 const struct out_column pp_port_cols[] = {
@@ -28,7 +29,7 @@ const struct out_column pp_port_cols[] = {
 	[PC_HOLDER] = { "HOLDER", "holder", OUT_STR, 0, 0, "the client holding the port now" },
 	[PC_CLIENTS] = { "CLIENTS", "clients", OUT_STR, 0, 0, "clients registered on the port" },
 };
-const size_t pp_port_ncols = sizeof(pp_port_cols) / sizeof(pp_port_cols[0]);
+const size_t pp_port_ncols = ARRAY_SIZE(pp_port_cols);
 #define PORT_DEFAULT "PORT,BASE,IRQ,DMA,MODES,HOLDER"
 
 enum { RC_PROTOCOL, RC_MODULE, RC_CHIP, RC_MODES, RC_DEVICES };
@@ -39,7 +40,7 @@ const struct out_column pp_proto_cols[] = {
 	[RC_MODES] = { "MODES", "modes", OUT_STR, 0, 0, "its transfer modes, by number" },
 	[RC_DEVICES] = { "DEVICES", "devices", OUT_NUM, 0, OUT_RIGHT, "devices using it" },
 };
-const size_t pp_proto_ncols = sizeof(pp_proto_cols) / sizeof(pp_proto_cols[0]);
+const size_t pp_proto_ncols = ARRAY_SIZE(pp_proto_cols);
 #define PROTO_DEFAULT "PROTOCOL,MODULE,CHIP,DEVICES"
 
 enum { DC_DEVICE, DC_PORT, DC_PROTOCOL, DC_MODE, DC_MODENAME, DC_UNIT, DC_DELAY, DC_ATA,
@@ -58,7 +59,7 @@ const struct out_column pp_dev_cols[] = {
 	[DC_SIZE] = { "SIZE", "size", OUT_NUM, 0, OUT_RIGHT, "disk size in bytes" },
 	[DC_MODEL] = { "MODEL", "model", OUT_STR, 0, 0, "disk model" },
 };
-const size_t pp_dev_ncols = sizeof(pp_dev_cols) / sizeof(pp_dev_cols[0]);
+const size_t pp_dev_ncols = ARRAY_SIZE(pp_dev_cols);
 #define DEV_DEFAULT "DEVICE,PORT,PROTOCOL,MODE,MODENAME,UNIT,DELAY,ATA,HOST,DISK,SIZE,MODEL"
 
 static void set_str(struct out_row *r, int col, const char *s)

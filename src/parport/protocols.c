@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "parport/parport.h"
+#include "util.h"
 
 #define MODES5 { "4-bit", "8-bit", "EPP-8", "EPP-16", "EPP-32" }
 #define MODES6 { "4-bit", "5/3", "8-bit", "EPP-8", "EPP-16", "EPP-32" }
@@ -43,7 +44,7 @@ static const struct pp_known known[] = {
 	{ "on26", "on26", "OnSpec 90c26", 5, 2, 1, 1, MODES5 },
 };
 
-#define NKNOWN (sizeof(known) / sizeof(known[0]))
+#define NKNOWN ARRAY_SIZE(known)
 
 const struct pp_known *pp_known_protocol(const char *name)
 {

@@ -22,6 +22,9 @@
 #include "parport/parport.h"
 #include "sysroot.h"
 
+/* a port's settings, one file each */
+#define PP_PROC	"/proc/sys/dev/parport"
+
 /* A name into a fixed field, cut at its size (sysfs names are short). */
 static void set_name(char *dst, size_t len, const char *src)
 {
@@ -89,27 +92,22 @@ static int cmp_proto(const void *a, const void *b)
 
 static void read_port(struct pp_port *p)
 {
-	char path[PATH_MAX], buf[PP_TEXT_MAX];
+	char buf[PP_TEXT_MAX];
 	DIR *d;
 	struct dirent *de;
 	size_t off = 0;
 
 	p->base = p->base_hi = p->irq = p->dma = -1;
-	snprintf(path, sizeof(path), "/proc/sys/dev/parport/%s/base-addr", p->name);
-	if (sysroot_read(path, buf, sizeof(buf)) > 0)
+	if (sysroot_readf(buf, sizeof(buf), PP_PROC "/%s/base-addr", p->name) > 0)
 		sscanf(buf, "%lld %lld", &p->base, &p->base_hi);
-	snprintf(path, sizeof(path), "/proc/sys/dev/parport/%s/irq", p->name);
-	sysroot_read_ll(path, &p->irq);
-	snprintf(path, sizeof(path), "/proc/sys/dev/parport/%s/dma", p->name);
-	sysroot_read_ll(path, &p->dma);
-	snprintf(path, sizeof(path), "/proc/sys/dev/parport/%s/modes", p->name);
-	if (sysroot_read(path, p->modes, sizeof(p->modes)) < 0)
+	sysroot_readf_ll(&p->irq, PP_PROC "/%s/irq", p->name);
+	sysroot_readf_ll(&p->dma, PP_PROC "/%s/dma", p->name);
+	if (sysroot_readf(p->modes, sizeof(p->modes), PP_PROC "/%s/modes", p->name) < 0)
 		p->modes[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/sys/dev/parport/%s/devices/active", p->name);
-	if (sysroot_read(path, p->active, sizeof(p->active)) < 0 || !strcmp(p->active, "none"))
+	if (sysroot_readf(p->active, sizeof(p->active), PP_PROC "/%s/devices/active", p->name) < 0 ||
+	    !strcmp(p->active, "none"))
 		p->active[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/sys/dev/parport/%s/devices", p->name);
-	d = sysroot_opendir(path);
+	d = sysroot_opendirf(PP_PROC "/%s/devices", p->name);
 	while (d && (de = readdir(d))) {
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, "active"))
 			continue;
@@ -174,12 +172,11 @@ static void match_modules(struct pp_state *st)
 	for (int i = 0; i < st->nprotos; i++) {
 		struct pp_proto *p = &st->protos[i];
 		const struct pp_known *k = pp_known_protocol(p->name);
-		char path[PATH_MAX];
+		bool loaded = sysroot_existsf("/sys/module/%s", k ? k->module : p->name);
 
-		snprintf(path, sizeof(path), "/sys/module/%s", k ? k->module : p->name);
-		if (k && (sysroot_exists(path) || !nusers))
+		if (k && (loaded || !nusers))
 			set_name(p->module, sizeof(p->module), k->module);
-		else if (sysroot_exists(path))
+		else if (loaded)
 			set_name(p->module, sizeof(p->module), p->name);
 		for (int u = 0; u < nusers && !p->module[0]; u++)
 			if (strstr(users[u], p->name))
@@ -248,11 +245,9 @@ static void read_disk(struct pp_dev *d)
 	snprintf(path, sizeof(path), "%.3900s/%s/block", dir, lun);
 	if (!find_entry(path, "", d->disk, sizeof(d->disk)))
 		return;
-	snprintf(path, sizeof(path), "/sys/block/%s/size", d->disk);
-	if (!sysroot_read_ll(path, &sectors) && sectors >= 0)
+	if (!sysroot_readf_ll(&sectors, "/sys/block/%s/size", d->disk) && sectors >= 0)
 		d->size = (uint64_t)sectors * 512;
-	snprintf(path, sizeof(path), "/sys/block/%s/device/model", d->disk);
-	if (sysroot_read(path, buf, sizeof(buf)) > 0) {
+	if (sysroot_readf(buf, sizeof(buf), "/sys/block/%s/device/model", d->disk) > 0) {
 		size_t n = strlen(buf);
 
 		while (n && buf[n - 1] == ' ')
@@ -264,11 +259,8 @@ static void read_disk(struct pp_dev *d)
 /* The parportN a pardevice pata_parport.N hangs under. */
 static void find_port(const struct pp_state *st, struct pp_dev *d)
 {
-	char path[PATH_MAX];
-
 	for (int i = 0; i < st->nports; i++) {
-		snprintf(path, sizeof(path), "/sys/devices/%s/%s", st->ports[i].name, d->name);
-		if (sysroot_exists(path)) {
+		if (sysroot_existsf("/sys/devices/%s/%s", st->ports[i].name, d->name)) {
 			set_name(d->port, sizeof(d->port), st->ports[i].name);
 			return;
 		}

@@ -155,15 +155,14 @@ static void port_waiters(char *buf, size_t len, pid_t self)
 
 	buf[0] = '\0';
 	while (d && (de = readdir(d))) {
-		char path[PATH_MAX], wchan[128] = "", comm[64] = "";
+		char wchan[128] = "", comm[64] = "";
 
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/wchan", de->d_name);
-		if (sysroot_read(path, wchan, sizeof(wchan)) <= 0 || !strstr(wchan, "parport"))
+		if (sysroot_readf(wchan, sizeof(wchan), "/proc/%s/wchan", de->d_name) <= 0 ||
+		    !strstr(wchan, "parport"))
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
-		sysroot_read(path, comm, sizeof(comm));
+		sysroot_readf(comm, sizeof(comm), "/proc/%s/comm", de->d_name);
 		if (off < len && atoi(de->d_name) == self)
 			off += snprintf(buf + off, len - off, "%sthis write (pid %s) in %s",
 					off ? ", " : "", de->d_name, wchan);

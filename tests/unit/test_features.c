@@ -94,22 +94,22 @@ static void test_list_dir(const char *tmp)
 static void test_tar_sink(const char *tmp)
 {
 	char dest[300], longname[200], block[512], data[4096];
-	struct cap_xattr x = { .name = "security.capability", .len = 3, .val = { 1, 0, 2 } };
+	struct capture_xattr x = { .name = "security.capability", .len = 3, .val = { 1, 0, 2 } };
 	const char *what;
-	struct cap_sink *s;
+	struct capture_sink *s;
 	gzFile gz;
 	int zeros = 0, pax = 0, files = 0, links = 0;
 	bool long_ok = false, xattr_ok = false, manifest_last = false;
 
 	snprintf(dest, sizeof(dest), "%s/c.tar.gz", tmp);
 	snprintf(longname, sizeof(longname), "/sys/kernel/mm/damon/%0120d/x", 0);
-	ok(!cap_sink_tar_new(&s, dest, &what), "a tar sink");
+	ok(!capture_sink_tar_new(&s, dest, &what), "a tar sink");
 	ok(access(dest, F_OK), "DEST does not exist while the capture is written");
-	ok(!cap_sink_file(s, "/proc/1/status", "Name:\tinit\n", 11, 0644, NULL, 0), "a file");
-	ok(!cap_sink_file(s, longname, "1\n", 2, 0600, NULL, 0), "a name over 100 bytes");
-	ok(!cap_sink_file(s, "/usr/bin/ping", "", 0, 0644, &x, 1), "a file with an xattr");
-	ok(!cap_sink_link(s, "/sys/block/sda", "../devices/x/sda"), "a link");
-	ok(!cap_sink_finish(s, "{}\n", 3), "finished");
+	ok(!capture_sink_file(s, "/proc/1/status", "Name:\tinit\n", 11, 0644, NULL, 0), "a file");
+	ok(!capture_sink_file(s, longname, "1\n", 2, 0600, NULL, 0), "a name over 100 bytes");
+	ok(!capture_sink_file(s, "/usr/bin/ping", "", 0, 0644, &x, 1), "a file with an xattr");
+	ok(!capture_sink_link(s, "/sys/block/sda", "../devices/x/sda"), "a link");
+	ok(!capture_sink_finish(s, "{}\n", 3), "finished");
 	ok(!access(dest, F_OK), "DEST exists once finished");
 	gz = gzopen(dest, "rb");
 	ok(gz != NULL, "gzip opens");
@@ -128,7 +128,7 @@ static void test_tar_sink(const char *tmp)
 			break;
 		if (size > sizeof(data) || (size && gzread(gz, data, (size + 511) & ~511u) <= 0))
 			break;
-		manifest_last = !strcmp(block, CAP_MANIFEST);
+		manifest_last = !strcmp(block, CAPTURE_MANIFEST);
 		if (block[156] == 'x') {
 			pax++;
 			if (strstr(data, "path=sys/kernel/mm/damon/0000") &&
@@ -158,24 +158,26 @@ static void test_dir_sink(const char *tmp)
 {
 	char dest[300], path[400];
 	const char *what;
-	struct cap_sink *s;
+	struct capture_sink *s;
 	struct stat st;
 
 	snprintf(dest, sizeof(dest), "%s/tree", tmp);
-	ok(!cap_sink_dir_new(&s, dest, &what), "a directory sink");
-	ok(!cap_sink_file(s, "/proc/sys/kernel/cap_last_cap", "40\n", 3, 0644, NULL, 0), "a file");
-	cap_sink_abort(s);
+	ok(!capture_sink_dir_new(&s, dest, &what), "a directory sink");
+	ok(!capture_sink_file(s, "/proc/sys/kernel/cap_last_cap", "40\n", 3, 0644, NULL, 0),
+	   "a file");
+	capture_sink_abort(s);
 	ok(access(dest, F_OK), "an aborted capture leaves no DEST");
 	snprintf(path, sizeof(path), "ls -A %s | grep -q partial", tmp);
 	ok(system(path) != 0, "and no partial tree");
-	ok(!cap_sink_dir_new(&s, dest, &what), "again");
-	ok(!cap_sink_file(s, "/proc/sys/kernel/cap_last_cap", "40\n", 3, 0644, NULL, 0), "a file");
-	ok(!cap_sink_finish(s, "{}\n", 3), "finished");
+	ok(!capture_sink_dir_new(&s, dest, &what), "again");
+	ok(!capture_sink_file(s, "/proc/sys/kernel/cap_last_cap", "40\n", 3, 0644, NULL, 0),
+	   "a file");
+	ok(!capture_sink_finish(s, "{}\n", 3), "finished");
 	snprintf(path, sizeof(path), "%s/proc/sys/kernel/cap_last_cap", dest);
 	ok(!stat(path, &st) && st.st_size == 3, "the file is in DEST");
-	snprintf(path, sizeof(path), "%s/" CAP_MANIFEST, dest);
+	snprintf(path, sizeof(path), "%s/" CAPTURE_MANIFEST, dest);
 	ok(!stat(path, &st) && st.st_size == 3, "and the manifest");
-	ok(cap_sink_dir_new(&s, "/nonexistent/dir/tree", &what) == -ENOENT,
+	ok(capture_sink_dir_new(&s, "/nonexistent/dir/tree", &what) == -ENOENT,
 	   "no place to write: -ENOENT, and %s", what);
 }
 
