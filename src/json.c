@@ -192,13 +192,6 @@ void json_raw(struct json *j, const char *key, const char *text)
 	fputs(text, j->f);
 }
 
-FILE *json_open_file(const char *path)
-{
-	if (!strcmp(path, "-"))
-		return stdout;
-	return fopen(path, "w");
-}
-
 int json_close_file(FILE *f)
 {
 	int ret = 0;

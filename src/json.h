@@ -49,10 +49,9 @@ void json_set_command(const char *command);
 void json_record_begin(struct json *j, int schema_version);
 
 /*
- * Open the destination of --json FILE ("-" is stdout) and close it, reporting
- * write errors. json_close returns 0 or -errno.
+ * Flush F and close it unless it is stdout: 0, or -errno of its first write
+ * error. The --json-file destination itself is output.h's (out_record).
  */
-FILE *json_open_file(const char *path);
 int json_close_file(FILE *f);
 
 #endif

@@ -9,10 +9,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libsmartcols.h>
 
@@ -29,6 +32,7 @@ struct out_table {
 	const struct out_column *cols;
 	size_t ncols;
 	struct out_opts opts;
+	struct out_record rec;	/* the table's own record (out_table_print) */
 	/* scols column for each described column, NULL when not selected */
 	struct libscols_column *shown[OUT_MAX_COLUMNS];
 	int order[OUT_MAX_COLUMNS];	/* described column of each shown one */
@@ -102,8 +106,11 @@ int out_table_new(struct out_table **tp, const char *name, const struct out_colu
 	const char *list = o->columns;
 	struct out_table *t;
 
-	if (ncols > OUT_MAX_COLUMNS)
+	err[0] = '\0';
+	if (ncols > OUT_MAX_COLUMNS) {
+		snprintf(err, PARSE_ERR_MAX, "%s", strerror(E2BIG));
 		return -E2BIG;
+	}
 	if (!list || *list == '+') {
 		n = select_columns(cols, ncols, default_columns, order, 0, err);
 		if (list)
@@ -119,8 +126,10 @@ int out_table_new(struct out_table **tp, const char *name, const struct out_colu
 	}
 
 	t = calloc(1, sizeof(*t));
-	if (!t)
+	if (!t) {
+		snprintf(err, PARSE_ERR_MAX, "%s", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	t->name = name;
 	t->cols = cols;
 	t->ncols = ncols;
@@ -128,6 +137,7 @@ int out_table_new(struct out_table **tp, const char *name, const struct out_colu
 	t->tb = scols_new_table();
 	if (!t->tb) {
 		free(t);
+		snprintf(err, PARSE_ERR_MAX, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	scols_table_set_stream(t->tb, stdout);
@@ -150,10 +160,17 @@ int out_table_new(struct out_table **tp, const char *name, const struct out_colu
 		cl = scols_table_new_column(t->tb, c->name, c->width, fl);
 		if (!cl) {
 			out_table_free(t);
+			snprintf(err, PARSE_ERR_MAX, "%s", strerror(ENOMEM));
 			return -ENOMEM;
 		}
 		t->shown[order[i]] = cl;
 		t->order[t->nshown++] = order[i];
+	}
+	/* last: a bad -o is the first thing to say; the record's FILE before the work */
+	n = out_record_open(&t->rec, o->json, o->json_file);
+	if (n) {
+		out_table_free(t);
+		return n;
 	}
 	*tp = t;
 	return 0;
@@ -163,6 +180,7 @@ void out_table_free(struct out_table *t)
 {
 	if (!t)
 		return;
+	out_record_abandon(&t->rec);
 	scols_unref_table(t->tb);
 	free(t);
 }
@@ -295,16 +313,106 @@ int out_table_json(struct out_table *t, struct json *j)
 	return 0;
 }
 
-static int write_record(struct out_table *t, FILE *f)
+/*
+ * The record's destinations. One message for a FILE that could not be
+ * opened or written, whichever command it is.
+ */
+static int record_error(const struct out_record *r, int err)
+{
+	err_msg("--json-file: %s: %s", r->path, strerror(-err));
+	return err;
+}
+
+int out_record_open(struct out_record *r, bool to_stdout, const char *json_file)
+{
+	int fd;
+
+	*r = (struct out_record){ .to_stdout = to_stdout, .path = json_file };
+	if (!json_file)
+		return 0;
+	if (!strcmp(json_file, "-")) {
+		r->file = stdout;
+		return 0;
+	}
+	/* not truncated yet: an existing file keeps its contents until the record is written */
+	fd = open(json_file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		r->created = true;
+	else if (errno == EEXIST)
+		fd = open(json_file, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 && !(r->file = fdopen(fd, "w"))) {
+		int err = -errno;
+
+		close(fd);
+		fd = -1;
+		errno = -err;
+	}
+	if (fd < 0) {
+		int err = -errno;
+
+		if (r->created)
+			unlink(json_file);
+		r->created = false;
+		return record_error(r, err);
+	}
+	return 0;
+}
+
+static int write_one(FILE *f, int schema_version, out_record_body body, const void *arg)
 {
 	struct json j;
 	int ret;
 
 	json_init(&j, f);
-	json_record_begin(&j, t->opts.schema_version ? t->opts.schema_version : 1);
-	ret = out_table_json(t, &j);
+	json_record_begin(&j, schema_version);
+	ret = body ? body(&j, arg) : 0;
 	json_object_end(&j);
 	return ret;
+}
+
+int out_record_write(struct out_record *r, int schema_version, out_record_body body,
+		     const void *arg)
+{
+	struct stat st;
+	int ret = 0, close_ret;
+	FILE *f = r->file;
+
+	if (r->to_stdout)
+		ret = write_one(r->stdout_stream ? r->stdout_stream : stdout, schema_version,
+				body, arg);
+	if (ret || !f) {
+		out_record_abandon(r);
+		return ret;
+	}
+	r->file = NULL;
+	r->created = false;
+	/* the file is replaced whole; a FIFO or a terminal has nothing to cut */
+	if (f != stdout && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
+	    ftruncate(fileno(f), 0))
+		ret = -errno;
+	if (!ret)
+		ret = write_one(f, schema_version, body, arg);
+	if (f == stdout && ret)
+		return record_error(r, ret);	/* stdout stays open */
+	close_ret = json_close_file(f);
+	ret = ret ? ret : close_ret;
+	return ret ? record_error(r, ret) : 0;
+}
+
+void out_record_abandon(struct out_record *r)
+{
+	if (r->file && r->file != stdout) {
+		fclose(r->file);
+		if (r->created)
+			unlink(r->path);
+	}
+	r->file = NULL;
+	r->created = false;
+}
+
+static int table_body(struct json *j, const void *arg)
+{
+	return out_table_json((struct out_table *)arg, j);
 }
 
 /* libsmartcols prints nothing for a table without lines: print the header alone. */
@@ -317,29 +425,17 @@ static void print_header_only(struct out_table *t)
 
 int out_table_print(struct out_table *t)
 {
-	int ret = 0;
+	int ret;
 
-	if (t->opts.json) {
-		ret = write_record(t, stdout);
-	} else if (scols_table_get_nlines(t->tb)) {
+	/* the record on stdout (-J) comes from out_record_write(), the table otherwise */
+	if (t->opts.json)
+		;
+	else if (scols_table_get_nlines(t->tb))
 		scols_print_table(t->tb);
-	} else if (!t->opts.noheadings) {
+	else if (!t->opts.noheadings)
 		print_header_only(t);
-	}
-	if (!ret && t->opts.json_file) {
-		FILE *f = json_open_file(t->opts.json_file);
-		int err = f ? write_record(t, f) : -errno;
-
-		if (f && (f != stdout || !err)) {
-			int close_err = json_close_file(f);
-
-			err = err ? err : close_err;
-		}
-		if (err) {
-			err_msg("--json-file: %s: %s", t->opts.json_file, strerror(-err));
-			ret = err;
-		}
-	}
+	ret = out_record_write(&t->rec, t->opts.schema_version ? t->opts.schema_version : 1,
+			       table_body, t);
 	/* a failed stdout is main()'s to report, once, and quietly for a closed pipe */
 	out_flush_stdout();
 	return ret;

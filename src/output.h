@@ -45,17 +45,24 @@ struct out_opts {
 };
 
 /*
- * The options every table command shares, for its cli_option list (cli.h).
- * --raw has no short letter: -r is upstream rtla's --runtime in the noise
- * commands, and a letter means one thing across the suite.
+ * -J and --json-file: the two rows of every command's option list that has
+ * a record (cli.h), declared here once. A command parses them with
+ * out_parse_opt() into its struct out_opts, or itself by these ids.
  */
 #define OUT_ID_JSON_FILE	(CLI_LONG + 100)
 #define OUT_ID_RAW		(CLI_LONG + 101)
-#define OUT_CLI_OPTIONS \
-	CLI_FLAG('J', "json", "print the result as JSON instead of the table"), \
+#define OUT_RECORD_OPTIONS \
+	CLI_FLAG('J', "json", "print the JSON record on stdout instead of the text output"), \
 	CLI_VALUE(OUT_ID_JSON_FILE, "json-file", "FILE", \
 		  "also write the JSON record to FILE (- for stdout)", \
-		  .flags = CLI_FILE, .complete = CLI_COMP_FILE), \
+		  .flags = CLI_FILE, .complete = CLI_COMP_FILE)
+/*
+ * The options every table command shares: the record's, then the table's.
+ * --raw has no short letter: -r is upstream rtla's --runtime in the noise
+ * commands, and a letter means one thing across the suite.
+ */
+#define OUT_CLI_OPTIONS \
+	OUT_RECORD_OPTIONS, \
 	CLI_FLAG(OUT_ID_RAW, "raw", "use raw output format"), \
 	CLI_FLAG('n', "noheadings", "don't print headings"), \
 	CLI_VALUE('o', "output", "LIST", "the columns to print (+LIST adds to the defaults)")
@@ -64,10 +71,60 @@ bool out_parse_opt(int id, const char *arg, struct out_opts *o);
 /* The "Available output columns" part of a command's help. */
 void out_usage(FILE *f, const struct out_column *cols, size_t ncols);
 
+/*
+ * The record a command writes: its envelope (json.h) and the command's body,
+ * on stdout with -J and into --json-file's FILE ("-" is stdout), once each.
+ *
+ *	struct out_record rec;
+ *
+ *	if (out_record_open(&rec, o->json, o->json_file))	// before any work
+ *		return EXIT_ERROR;				// reported
+ *	... the work, the table unless -J ...
+ *	if (out_record_write(&rec, SCHEMA_VERSION, body, &state))
+ *		status = EXIT_ERROR;				// reported
+ *
+ * The FILE is opened at once, so that a long run never fails on its output
+ * path at the end, but written only at the end: an existing file keeps its
+ * contents until then, and one made for a run that ends without its record
+ * (out_record_abandon) is removed again.
+ */
+struct json;
+struct out_record {
+	bool to_stdout;		/* -J */
+	FILE *stdout_stream;	/* -J's stream, when not stdout (the noise commands') */
+	const char *path;	/* --json-file, NULL for none */
+	FILE *file;		/* its stream while open */
+	bool created;		/* made by out_record_open(): removed if abandoned */
+};
+
+/* The command's part of the record, after the envelope: 0 or -errno. */
+typedef int (*out_record_body)(struct json *j, const void *arg);
+
+/*
+ * Note -J and open --json-file's FILE. 0, or -errno reported as one line
+ * "--json-file: FILE: ERROR"; nothing is left open then.
+ */
+int out_record_open(struct out_record *r, bool to_stdout, const char *json_file);
+/*
+ * Write the record (json_record_begin(), BODY, the closing brace) to stdout
+ * with -J, then to the FILE, which is closed: 0, or -errno of the FILE,
+ * reported. A failed stdout is not reported here: main() does, once, and
+ * ends quietly on a closed pipe.
+ */
+int out_record_write(struct out_record *r, int schema_version, out_record_body body,
+		     const void *arg);
+/* No record after all (the command failed first): close the FILE, remove it if made. */
+void out_record_abandon(struct out_record *r);
+
 struct out_table;
 struct out_row;
 
-/* NAME is the JSON array's key. -EINVAL with a message in err for a bad -o. */
+/*
+ * NAME is the JSON array's key. -EINVAL with a message in err for a bad -o;
+ * with --json-file in O, the record's FILE is opened here (out_record_open),
+ * and a failure to is reported here, with err empty. Any other failure is in
+ * err as well.
+ */
 int out_table_new(struct out_table **tp, const char *name, const struct out_column *cols,
 		  size_t ncols, const char *default_columns, const struct out_opts *o, char *err);
 void out_table_free(struct out_table *t);
@@ -95,7 +152,6 @@ int out_table_print(struct out_table *t);
  * The rows as a JSON array under the table's NAME, into a record the caller
  * has begun (a command whose record holds several tables). 0 or -ENOMEM.
  */
-struct json;
 int out_table_json(struct out_table *t, struct json *j);
 
 /* Flush stdout: 0, or -errno of the first write error it ever had. */

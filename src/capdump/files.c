@@ -323,7 +323,8 @@ int capdump_files(struct capdump_ctx *ctx)
 	ret = out_table_new(&fs.t, "files", capdump_file_cols, capdump_file_ncols,
 			    o->names ? names_cols : default_cols, &o->out, err);
 	if (ret) {
-		err_msg("-o: %s", ret == -EINVAL ? err : strerror(-ret));
+		if (*err)	/* else the --json-file, reported */
+			err_msg("-o: %s", err);
 		return EXIT_ERROR;
 	}
 	if (!sysroot_is_live())

@@ -498,7 +498,8 @@ int capdump_procs(struct capdump_ctx *ctx)
 	ret = out_table_new(&ps.t, "processes", capdump_proc_cols, capdump_proc_ncols,
 			    defaults, &o->out, err);
 	if (ret) {
-		err_msg("-o: %s", ret == -EINVAL ? err : strerror(-ret));
+		if (*err)	/* else the --json-file, reported */
+			err_msg("-o: %s", err);
 		return EXIT_ERROR;
 	}
 	ps.procfd = sysroot_open("/proc", O_RDONLY | O_DIRECTORY);

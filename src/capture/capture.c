@@ -403,42 +403,23 @@ static char *manifest(const struct capture_ctx *ctx, const struct capture_opts *
 	return buf;
 }
 
-/* The report's record: the table's rows, then the files UNREADABLE counts. */
-static void write_report_record(FILE *f, struct out_table *t, const struct capture_ctx *ctx)
+struct report_record {
+	struct out_table *t;
+	const struct capture_ctx *ctx;
+};
+
+/* The report's record body: the table's rows, then the files UNREADABLE counts. */
+static int write_report_record(struct json *j, const void *arg)
 {
-	struct json j;
+	const struct report_record *rec = arg;
+	int ret = out_table_json(rec->t, j);
 
-	json_init(&j, f);
-	json_record_begin(&j, 1);
-	out_table_json(t, &j);
-	write_json_unreadable(&j, ctx);
-	json_object_end(&j);
-}
-
-/* -J on stdout, and --json-file; 0 or -errno, reported. */
-static int write_report_records(struct out_table *t, const struct capture_ctx *ctx,
-				const struct capture_opts *o)
-{
-	FILE *f;
-	int ret;
-
-	if (o->out.json)
-		write_report_record(stdout, t, ctx);
-	if (!o->out.json_file)
-		return 0;
-	f = json_open_file(o->out.json_file);
-	if (!f) {
-		ret = -errno;
-	} else {
-		write_report_record(f, t, ctx);
-		ret = json_close_file(f);
-	}
-	if (ret)
-		err_msg("--json-file: %s: %s", o->out.json_file, strerror(-ret));
+	write_json_unreadable(j, rec->ctx);
 	return ret;
 }
 
-static int report(const struct capture_ctx *ctx, const struct capture_opts *o)
+static int report(const struct capture_ctx *ctx, const struct capture_opts *o,
+		  struct out_record *rec)
 {
 	struct stats_sum { uint64_t files, bytes, excluded, unreadable; } sum = { 0 };
 	char err[PARSE_ERR_MAX];
@@ -488,7 +469,8 @@ static int report(const struct capture_ctx *ctx, const struct capture_opts *o)
 	}
 	ret = o->out.json ? 0 : out_table_print(t);
 	if (!ret)
-		ret = write_report_records(t, ctx, o);
+		ret = out_record_write(rec, 1, write_report_record,
+				       &(struct report_record){ t, ctx });
 	out_table_free(t);
 	return ret ? EXIT_ERROR : EXIT_PASSED;
 }
@@ -497,6 +479,7 @@ int cmd_capture(int argc, char **argv)
 {
 	struct capture_opts o;
 	struct capture_ctx ctx = { 0 };
+	struct out_record rec;
 	const char *what = "";
 	char *man = NULL;
 	size_t man_len = 0;
@@ -517,6 +500,8 @@ int cmd_capture(int argc, char **argv)
 			return EXIT_ERROR;
 		}
 	}
+	if (out_record_open(&rec, o.out.json, o.out.json_file))
+		return EXIT_ERROR;
 	if (o.dry_run)
 		ret = check_writable(o.dest);
 	else
@@ -525,6 +510,7 @@ int cmd_capture(int argc, char **argv)
 	if (ret) {
 		if (!o.dry_run)
 			err_msg("%s: %s%s%s", o.dest, what, *what ? ": " : "", strerror(-ret));
+		out_record_abandon(&rec);
 		return EXIT_ERROR;
 	}
 	ctx.excludes = o.excludes;
@@ -553,9 +539,11 @@ int cmd_capture(int argc, char **argv)
 			err_msg("%s: %s (at %s); nothing was written", o.dest, strerror(-ret),
 				ctx.err_path);
 		capture_ctx_free(&ctx);
+		out_record_abandon(&rec);
 		return EXIT_ERROR;
 	}
-	ret = report(&ctx, &o);
+	ret = report(&ctx, &o, &rec);
+	out_record_abandon(&rec);
 	capture_ctx_free(&ctx);
 	return ret;
 }

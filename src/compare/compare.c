@@ -316,23 +316,27 @@ static void compare_cpu(struct out_table *t, const struct jv *bc, const struct j
 	}
 }
 
-static int write_record(FILE *f, struct out_table *t, const struct tally *tally,
-			const char *base, const char *new, const struct limits *l)
-{
-	struct json j;
-	int ret;
+struct compare_record {
+	struct out_table *t;
+	const struct tally *tally;
+	const char *base, *new;
+	const struct limits *l;
+};
 
-	json_init(&j, f);
-	json_record_begin(&j, COMPARE_SCHEMA_VERSION);
-	json_str(&j, "verdict", tally->regressions ? "failed" : "passed");
-	json_str(&j, "base", base);
-	json_str(&j, "new", new);
-	json_double(&j, "tolerance_pct", l->tolerance_pct, 3);
-	json_i64(&j, "compared", tally->compared);
-	json_i64(&j, "regressions", tally->regressions);
-	ret = out_table_json(t, &j);
-	json_object_end(&j);
-	return ret;
+/* The record's body, after the envelope (output.h). */
+static int write_record(struct json *j, const void *arg)
+{
+	const struct compare_record *rec = arg;
+	const struct tally *tally = rec->tally;
+	const struct limits *l = rec->l;
+
+	json_str(j, "verdict", tally->regressions ? "failed" : "passed");
+	json_str(j, "base", rec->base);
+	json_str(j, "new", rec->new);
+	json_double(j, "tolerance_pct", l->tolerance_pct, 3);
+	json_i64(j, "compared", tally->compared);
+	json_i64(j, "regressions", tally->regressions);
+	return out_table_json(rec->t, j);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -342,12 +346,12 @@ int cmd_compare(int argc, char **argv)
 	struct jv *base = NULL, *new = NULL;
 	struct tally tally = { 0 };
 	struct out_table *t = NULL;
-	const char *json_file;
+	struct out_record rec = { 0 };
+	struct compare_record body;
 	char err[PARSE_ERR_MAX];
 	struct cli_parser p;
 	const struct jv *cpus;
 	int id, status = EXIT_ERROR;
-	bool json;
 
 	cli_begin(&p, &compare_cli, argc, argv);
 	while ((id = cli_next(&p)) > 0) {
@@ -381,8 +385,8 @@ int cmd_compare(int argc, char **argv)
 	if (!new)
 		goto out;
 	/* the record is ours to write: it carries the verdict beside the rows */
-	json = out.json;
-	json_file = out.json_file;
+	if (out_record_open(&rec, out.json, out.json_file))
+		goto out;
 	out.json = false;
 	out.json_file = NULL;
 	if (out_table_new(&t, "comparisons", cols, NCOLS,
@@ -417,30 +421,18 @@ int cmd_compare(int argc, char **argv)
 		warn_msg("no figure of BASE was found in NEW: nothing compared");
 
 	status = tally.regressions ? EXIT_STOPPED : EXIT_PASSED;
-	if (json) {
-		write_record(stdout, t, &tally, argv[p.optind], argv[p.optind + 1], &l);
-	} else {
+	if (!rec.to_stdout) {
 		out_table_print(t);
 		if (tally.regressions)
 			err_msg("FAILED: %d regression%s beyond the limits", tally.regressions,
 				tally.regressions == 1 ? "" : "s");
 	}
-	if (json_file) {
-		FILE *f = json_open_file(json_file);
-		int ret = f ? write_record(f, t, &tally, argv[p.optind], argv[p.optind + 1], &l) : -errno;
-
-		if (f) {
-			int close_ret = json_close_file(f);
-
-			ret = ret ? ret : close_ret;
-		}
-		if (ret) {
-			err_msg("--json-file: %s: %s", json_file, strerror(-ret));
-			status = EXIT_ERROR;
-		}
-	}
+	body = (struct compare_record){ t, &tally, argv[p.optind], argv[p.optind + 1], &l };
+	if (out_record_write(&rec, COMPARE_SCHEMA_VERSION, write_record, &body))
+		status = EXIT_ERROR;
 	out_flush_stdout();
 out:
+	out_record_abandon(&rec);
 	out_table_free(t);
 	jv_free(base);
 	jv_free(new);

@@ -36,9 +36,7 @@ static const struct cli_option show_options[] = {
 	CLI_VALUE('k', "kdamond", "N", "only this kdamond"),
 	CLI_FLAG(OPT_REFRESH, "refresh", "have the kernel update the stats first (writes the\n"
 		 "kdamond's state file: only kdamonds rtla may write)"),
-	CLI_FLAG('J', "json", "print the result as JSON instead of the tree"),
-	CLI_VALUE(OPT_JSON_FILE, "json-file", "FILE", "also write the JSON record to FILE (- for stdout)",
-		  .flags = CLI_FILE, .complete = CLI_COMP_FILE),
+	OUT_RECORD_OPTIONS,
 	CLI_OPT_END
 };
 
@@ -239,7 +237,7 @@ static int parse_verb_args(const struct cli_spec *spec, int argc, char **argv, s
 			break;
 		case OPT_SCHEME: ret = parse_index(&p, &o->scheme); break;
 		case 'J': o->show.out.json = true; break;
-		case OPT_JSON_FILE: o->show.out.json_file = p.arg; break;
+		case OUT_ID_JSON_FILE: o->show.out.json_file = p.arg; break;
 		case OPT_REFRESH: o->refresh = true; break;
 		case OPT_PID:
 			if (parse_llong(p.arg, 1, INT_MAX, &v, err)) {

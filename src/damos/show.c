@@ -403,49 +403,58 @@ static const char *layout_name(const struct dnode *kdamonds)
 	return NULL;
 }
 
-static void print_json(FILE *f, const struct damos_show *o, const struct dnode *kdamonds)
-{
-	char release[128] = "";
-	struct json j;
+struct show_record {
+	const struct damos_show *o;
+	const struct dnode *kdamonds;
+};
 
-	json_init(&j, f);
-	json_record_begin(&j, 1);
-	json_bool(&j, "live", sysroot_is_live());
+/* The record's body, after the envelope (output.h). */
+static int print_json(struct json *j, const void *arg)
+{
+	const struct show_record *rec = arg;
+	const struct damos_show *o = rec->o;
+	const struct dnode *kdamonds = rec->kdamonds;
+	char release[128] = "";
+
+	json_bool(j, "live", sysroot_is_live());
 	if (sysroot_read("/proc/sys/kernel/osrelease", release, sizeof(release)) > 0)
-		json_str(&j, "damon_kernel", release);
+		json_str(j, "damon_kernel", release);
 	else
-		json_null(&j, "damon_kernel");
+		json_null(j, "damon_kernel");
 	if (layout_name(kdamonds))
-		json_str(&j, "filter_layout", layout_name(kdamonds));
+		json_str(j, "filter_layout", layout_name(kdamonds));
 	else
-		json_null(&j, "filter_layout");
-	json_array_begin(&j, "kdamonds");
+		json_null(j, "filter_layout");
+	json_array_begin(j, "kdamonds");
 	for (size_t i = 0; i < dnode_count(kdamonds); i++) {
 		const struct dnode *k = dnode_index(kdamonds, i);
 
 		if (o->kdamond >= 0 && (size_t)o->kdamond != i)
 			continue;
-		json_object_begin(&j, NULL);
-		json_raw(&j, "index", k->name);
+		json_object_begin(j, NULL);
+		json_raw(j, "index", k->name);
 		if (sysroot_is_live())
-			json_str(&j, "owner", damos_owner_name(damos_owner(k, i, NULL)));
+			json_str(j, "owner", damos_owner_name(damos_owner(k, i, NULL)));
 		else
-			json_null(&j, "owner");
-		json_members(&j, k);
-		json_object_end(&j);
+			json_null(j, "owner");
+		json_members(j, k);
+		json_object_end(j);
 	}
-	json_array_end(&j);
-	json_object_end(&j);
+	json_array_end(j);
+	return 0;
 }
 
 int damos_show(const struct damos_show *o, const struct dnode *kdamonds)
 {
+	struct show_record body = { o, kdamonds };
 	size_t n = dnode_count(kdamonds);
-	int ret = 0;
+	struct out_record rec;
+	int ret;
 
-	if (o->out.json) {
-		print_json(stdout, o, kdamonds);
-	} else {
+	ret = out_record_open(&rec, o->out.json, o->out.json_file);
+	if (ret)
+		return ret;
+	if (!o->out.json) {
 		if (!n)
 			puts("no kdamonds (nr_kdamonds 0)");
 		for (size_t i = 0; i < n; i++) {
@@ -457,20 +466,5 @@ int damos_show(const struct damos_show *o, const struct dnode *kdamonds)
 					  sysroot_is_live());
 		}
 	}
-	if (o->out.json_file) {
-		FILE *f = json_open_file(o->out.json_file);
-		int err = 0;
-
-		if (!f) {
-			err = -errno;
-		} else {
-			print_json(f, o, kdamonds);
-			err = json_close_file(f);
-		}
-		if (err) {
-			err_msg("--json-file: %s: %s", o->out.json_file, strerror(-err));
-			ret = err;
-		}
-	}
-	return ret;
+	return out_record_write(&rec, 1, print_json, &body);
 }

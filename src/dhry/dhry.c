@@ -317,12 +317,25 @@ static const char *verdict(const struct dhry_result *res, const struct score *sc
 /* Version 1 of the rtla-dhry record (rtla-dhry(1), JSON). */
 #define DHRY_SCHEMA_VERSION	1
 
-static void write_record(struct json *j, const struct dhry_cmd *c, const struct dhry_result *res,
-			 const struct score *sc, int n, double median, double wall_s)
+struct dhry_json {
+	const struct dhry_cmd *c;
+	const struct dhry_result *res;
+	const struct score *sc;
+	int n;
+	double median, wall_s;
+};
+
+/* The record's body, after the envelope (output.h). */
+static int write_record(struct json *j, const void *arg)
 {
+	const struct dhry_json *rec = arg;
+	const struct dhry_cmd *c = rec->c;
+	const struct dhry_result *res = rec->res;
+	const struct score *sc = rec->sc;
+	int n = rec->n;
+	double median = rec->median, wall_s = rec->wall_s;
 	double total = 0;
 
-	json_record_begin(j, DHRY_SCHEMA_VERSION);
 	json_double(j, "duration_s", wall_s, 3);
 	json_str(j, "verdict", verdict(res, sc, n));
 	json_str(j, "benchmark", "Dhrystone 2.1");
@@ -394,7 +407,7 @@ static void write_record(struct json *j, const struct dhry_cmd *c, const struct 
 		if (!sc[i].ok)
 			json_i64(j, NULL, res[i].cpu);
 	json_array_end(j);
-	json_object_end(j);
+	return 0;
 }
 
 /* One line per CPU that needs attention, and one about runs too short to mean much. */
@@ -426,27 +439,6 @@ static void report(const struct dhry_cmd *c, const struct dhry_result *res,
 			 shortest_cpu, shortest, DEFAULT_SECONDS);
 }
 
-/* The record to stdout (-J) and to --json-file; 0 or -errno, reported. */
-static int write_records(const struct dhry_cmd *c, FILE *jf, const struct dhry_result *res,
-			 const struct score *sc, int n, double median, double wall_s)
-{
-	struct json j;
-	int ret = 0;
-
-	if (c->out.json) {
-		json_init(&j, stdout);
-		write_record(&j, c, res, sc, n, median, wall_s);
-	}
-	if (jf) {
-		json_init(&j, jf);
-		write_record(&j, c, res, sc, n, median, wall_s);
-		ret = json_close_file(jf);
-		if (ret)
-			err_msg("--json-file: %s: %s", c->out.json_file, strerror(-ret));
-	}
-	return ret;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -468,8 +460,9 @@ int cmd_dhry(int argc, char **argv)
 	struct out_table *t = NULL;
 	struct out_opts table_opts;
 	struct score *sc = NULL;
+	struct out_record rec;
+	struct dhry_json body;
 	int n, ret;
-	FILE *jf = NULL;
 	double median, t0;
 
 	ret = parse_args(argc, argv, &c);
@@ -485,12 +478,9 @@ int cmd_dhry(int argc, char **argv)
 		err_msg("-o: %s", err);
 		return EXIT_ERROR;
 	}
-	if (c.out.json_file) {
-		jf = json_open_file(c.out.json_file);
-		if (!jf) {
-			err_msg("--json-file: %s: %s", c.out.json_file, strerror(errno));
-			goto out;
-		}
+	if (out_record_open(&rec, c.out.json, c.out.json_file)) {
+		out_table_free(t);
+		return EXIT_ERROR;
 	}
 	/*
 	 * The progress line is redrawn with \r and ESC[K: a terminal that
@@ -523,13 +513,12 @@ int cmd_dhry(int argc, char **argv)
 	/* a write error on stdout is main()'s to report, once */
 	if (!c.out.json)
 		print_table(t, res, sc, n);
-	if (write_records(&c, jf, res, sc, n, median, now_s() - t0))
+	body = (struct dhry_json){ &c, res, sc, n, median, now_s() - t0 };
+	if (out_record_write(&rec, DHRY_SCHEMA_VERSION, write_record, &body))
 		ret = EXIT_ERROR;
-	jf = NULL;
 	report(&c, res, sc, n);
 out:
-	if (jf)
-		json_close_file(jf);
+	out_record_abandon(&rec);
 	out_table_free(t);
 	free(res);
 	free(sc);

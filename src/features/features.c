@@ -299,7 +299,8 @@ int cmd_features(int argc, char **argv)
 	ret = out_table_new(&t, "features", cols, NCOLS, "GROUP,FEATURE,STATE,SINCE,NEEDED_BY,EVIDENCE",
 			    &out, err);
 	if (ret) {
-		err_msg("-o: %s", ret == -EINVAL ? err : strerror(-ret));
+		if (*err)	/* else the --json-file, reported */
+			err_msg("-o: %s", err);
 		return EXIT_ERROR;
 	}
 	for (size_t g = 0; g < NR_GROUPS; g++) {

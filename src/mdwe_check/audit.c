@@ -480,7 +480,8 @@ int mdwe_audit(int argc, char **argv)
 	ret = out_table_new(&a.t, "processes", cols, NCOLS,
 			    for_programs ? record_cols : default_cols, &o.out, err);
 	if (ret) {
-		err_msg("-o: %s", ret == -EINVAL ? err : strerror(-ret));
+		if (*err)	/* else the --json-file, reported */
+			err_msg("-o: %s", err);
 		return EXIT_ERROR;
 	}
 	a.pi = malloc(sizeof(*a.pi));

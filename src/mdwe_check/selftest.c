@@ -354,10 +354,7 @@ enum {
 static void usage(FILE *f);
 
 static const struct cli_option options[] = {
-	CLI_FLAG('J', "json", "print the result as JSON instead of the table"),
-	CLI_VALUE(OUT_ID_JSON_FILE, "json-file", "FILE",
-		  "also write the JSON record to FILE (- for stdout)",
-		  .flags = CLI_FILE, .complete = CLI_COMP_FILE),
+	OUT_RECORD_OPTIONS,
 	/* the exec checks run rtla again to learn what a new program starts with */
 	CLI_VALUE(OPT_REPORT_FD, "report-fd", "FD", "write PR_GET_MDWE to FD",
 		  .flags = CLI_HIDDEN),
@@ -398,34 +395,39 @@ static int report_fd(const char *arg)
 	return write(fd, &val, sizeof(val)) == sizeof(val) ? EXIT_PASSED : EXIT_ERROR;
 }
 
-static void print_json(FILE *f, const struct outcome *res, int failed, int skipped)
-{
-	struct json j;
+struct selftest_record {
+	const struct outcome *res;
+	int failed, skipped;
+};
 
-	json_init(&j, f);
-	json_record_begin(&j, 1);
-	json_str(&j, "verdict", failed ? "failed" : "passed");
-	json_u64(&j, "passed", NR_CHECKS - failed - skipped);
-	json_u64(&j, "failed", failed);
-	json_u64(&j, "skipped", skipped);
-	json_array_begin(&j, "checks");
+/* The record's body, after the envelope (output.h). */
+static int print_json(struct json *j, const void *arg)
+{
+	const struct selftest_record *rec = arg;
+	const struct outcome *res = rec->res;
+	int failed = rec->failed, skipped = rec->skipped;
+
+	json_str(j, "verdict", failed ? "failed" : "passed");
+	json_u64(j, "passed", NR_CHECKS - failed - skipped);
+	json_u64(j, "failed", failed);
+	json_u64(j, "skipped", skipped);
+	json_array_begin(j, "checks");
 	for (size_t i = 0; i < NR_CHECKS; i++) {
 		char expect[64];
 
 		format_result(&checks[i], checks[i].expect, expect, sizeof(expect));
-		json_object_begin(&j, NULL);
-		json_str(&j, "check", checks[i].name);
-		json_str(&j, "mdwe", checks[i].setup ? mdwe_flags_name(checks[i].setup) : NULL);
-		json_str(&j, "expected", expect);
-		json_str(&j, "observed", res[i].verdict == V_SKIP ? NULL : res[i].text);
-		json_str(&j, "result", verdict_name(res[i].verdict));
+		json_object_begin(j, NULL);
+		json_str(j, "check", checks[i].name);
+		json_str(j, "mdwe", checks[i].setup ? mdwe_flags_name(checks[i].setup) : NULL);
+		json_str(j, "expected", expect);
+		json_str(j, "observed", res[i].verdict == V_SKIP ? NULL : res[i].text);
+		json_str(j, "result", verdict_name(res[i].verdict));
 		if (res[i].why)
-			json_str(&j, "why", res[i].why);
-		json_object_end(&j);
+			json_str(j, "why", res[i].why);
+		json_object_end(j);
 	}
-	json_array_end(&j);
-	json_object_end(&j);
-	fputc('\n', f);
+	json_array_end(j);
+	return 0;
 }
 
 static void print_table(const struct outcome *res, int failed, int skipped)
@@ -445,7 +447,9 @@ static void print_table(const struct outcome *res, int failed, int skipped)
 int mdwe_selftest(int argc, char **argv)
 {
 	struct outcome res[NR_CHECKS] = { 0 };
+	struct selftest_record body = { res, 0, 0 };
 	const char *json_file = NULL;
+	struct out_record rec;
 	char self[PATH_MAX];
 	bool json = false, no_inherit;
 	struct cli_parser p;
@@ -487,6 +491,8 @@ int mdwe_selftest(int argc, char **argv)
 		return EXIT_ERROR;
 	}
 	self[ret] = '\0';
+	if (out_record_open(&rec, json, json_file))
+		return EXIT_ERROR;
 
 	/* PR_MDWE_NO_INHERIT came in 6.6 (6.7 mainline): its checks need it */
 	run_check(&checks[NO_INHERIT_PROBE], self, &res[NO_INHERIT_PROBE]);
@@ -503,26 +509,15 @@ int mdwe_selftest(int argc, char **argv)
 		if (res[i].verdict == V_FAIL)
 			failed++;
 	}
-	if (json) {
-		print_json(stdout, res, failed, skipped);
-	} else {
+	if (!json) {
 		print_table(res, failed, skipped);
 		if (!no_inherit)
 			info_msg("%d checks skipped: the kernel lacks PR_MDWE_NO_INHERIT (Linux 6.6)",
 				 skipped);
 	}
-	if (json_file) {
-		FILE *f = json_open_file(json_file);
-		int err = f ? 0 : -errno;
-
-		if (f) {
-			print_json(f, res, failed, skipped);
-			err = json_close_file(f);
-		}
-		if (err) {
-			err_msg("--json-file: %s: %s", json_file, strerror(-err));
-			return EXIT_ERROR;
-		}
-	}
+	body.failed = failed;
+	body.skipped = skipped;
+	if (out_record_write(&rec, 1, print_json, &body))
+		return EXIT_ERROR;
 	return failed ? EXIT_ERROR : EXIT_PASSED;
 }

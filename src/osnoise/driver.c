@@ -304,26 +304,20 @@ static FILE *take_stdout_for_record(void)
 }
 
 /* The record on stdout (-J) and in the --json-file; false if it could not be written. */
-static bool write_records(struct noise_run *run, FILE *record, FILE *json, double elapsed_s)
+static bool write_records(struct noise_run *run, struct out_record *rec, double elapsed_s)
 {
-	const struct noise_params *p = run->params;
-	int ret = 0;
+	struct noise_record body = { run, elapsed_s };
+	FILE *record = rec->stdout_stream;
+	int ret = out_record_write(rec, NOISE_SCHEMA_VERSION, noise_json_body, &body);
 
 	if (record) {
-		noise_json_write(run, record, elapsed_s);
-		ret = json_close_file(record);
+		int close_ret = json_close_file(record);
+
 		/* a reader that closed the pipe is normal use; anything else is not */
-		if (ret && ret != -EPIPE) {
-			err_msg("write error: %s", strerror(-ret));
+		if (close_ret && close_ret != -EPIPE) {
+			err_msg("write error: %s", strerror(-close_ret));
 			return false;
 		}
-		ret = 0;
-	}
-	if (json) {
-		noise_json_write(run, json, elapsed_s);
-		ret = json_close_file(json);
-		if (ret)
-			err_msg("--json-file: %s: %s", p->json_file, strerror(-ret));
 	}
 	return !ret;
 }
@@ -440,7 +434,7 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	struct noise_run run = { .tool = tool, .params = p, .stop_cpu = -1, .stop_value_us = -1,
 				 .want_samples = tool->add_sample != NULL };
 	struct tui *tui = NULL;
-	FILE *json = NULL, *record = NULL;
+	struct out_record rec;
 	struct timespec t0;
 	double elapsed;
 	int ret, status = EXIT_ERROR;
@@ -449,14 +443,12 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	if (check_backend_options(p, run.backend))
 		return EXIT_ERROR;
 	/* a record that cannot be written must not cost a whole run to find out */
-	if (p->json_file && !(json = json_open_file(p->json_file))) {
-		err_msg("--json-file: %s: %s", p->json_file, strerror(errno));
+	if (out_record_open(&rec, p->json_stdout, p->json_file))
 		return EXIT_ERROR;
-	}
 	if (p->json_stdout) {
 		p->quiet = true;	/* -J: the record alone on stdout */
-		record = take_stdout_for_record();
-		if (!record) {
+		rec.stdout_stream = take_stdout_for_record();
+		if (!rec.stdout_stream) {
 			err_msg("-J: %s", strerror(errno));
 			goto out_json;
 		}
@@ -505,9 +497,9 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 		status = EXIT_ERROR;
 	else if (verdict.first_failed >= 0)
 		status = EXIT_STOPPED;
-	if (!write_records(&run, record, json, elapsed))
+	if (!write_records(&run, &rec, elapsed))
 		status = EXIT_ERROR;
-	json = record = NULL;
+	rec.stdout_stream = NULL;
 
 out_teardown:
 	/* from here on a signal is ignored: restoring the kernel state comes first */
@@ -519,10 +511,9 @@ out_teardown:
 out_json:
 	free(run.periods);
 	free(run.totals);
-	if (json && json != stdout)
-		fclose(json);
-	if (record)
-		fclose(record);
+	out_record_abandon(&rec);
+	if (rec.stdout_stream)
+		fclose(rec.stdout_stream);
 	return status;
 }
 

@@ -23,6 +23,7 @@
 #include "cpuspec.h"
 #include "msg.h"
 #include "osnoise.h"
+#include "output.h"
 #include "parse.h"
 
 #define PERIOD_MAX_US	10000000LL	/* upstream: "Period longer than 10 s" */
@@ -33,7 +34,7 @@
 
 enum {
 	OPT_TRIGGER = CLI_LONG, OPT_FILTER, OPT_WARMUP, OPT_BUFFER, OPT_ON_THRESHOLD, OPT_ON_END,
-	OPT_BACKEND, OPT_UNATTRIBUTED, OPT_JSON_FILE, OPT_NO_HEADER, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS,
+	OPT_BACKEND, OPT_UNATTRIBUTED, OPT_NO_HEADER, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS,
 	OPT_FAIL_IF, OPT_JUNIT, OPT_PROMETHEUS,
 };
 
@@ -92,11 +93,7 @@ enum {
 	CLI_FLAG(OPT_UNATTRIBUTED, "unattributed", \
 		 "let the sampler measure without trace events (no root): every gap then\n" \
 		 "\t\tcounts as HW noise, and the record says so"), \
-	CLI_FLAG('J', "json", "print the run record (options, per-cpu results, verdict) as JSON\n" \
-		 "\t\ton stdout instead of the tables"), \
-	CLI_VALUE(OPT_JSON_FILE, "json-file", "FILE", \
-		  "also write the run record as JSON to FILE (- for stdout)", \
-		  .flags = CLI_FILE, .complete = CLI_COMP_FILE), \
+	OUT_RECORD_OPTIONS, \
 	CLI_VALUE(OPT_FAIL_IF, "fail-if", "EXPR", \
 		  "fail the run (exit 2) on every CPU where EXPR holds, checked at the end:\n" \
 		  "\t\tMETRIC OP VALUE, e.g. max_single_us>20, cpu_available_pct<99.99,\n" \
@@ -376,7 +373,7 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 	case OPT_WITH_ZEROS:
 		p->with_zeros = true;
 		return 0;
-	case OPT_JSON_FILE:
+	case OUT_ID_JSON_FILE:
 		p->json_file = optarg;
 		return 0;
 	case OPT_FAIL_IF:

@@ -133,53 +133,52 @@ static void json_gate(struct json *j, const struct noise_run *run)
 	json_object_end(j);
 }
 
-void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s)
+int noise_json_body(struct json *j, const void *arg)
 {
+	const struct noise_record *rec = arg;
+	const struct noise_run *run = rec->run;
 	const struct noise_params *p = run->params;
-	struct json j;
 
-	json_init(&j, f);
-	json_record_begin(&j, NOISE_SCHEMA_VERSION);
-	json_double(&j, "duration_s", elapsed_s, 3);
-	json_str(&j, "verdict", run->gate && run->gate->first_failed >= 0 ? "failed" :
+	json_double(j, "duration_s", rec->elapsed_s, 3);
+	json_str(j, "verdict", run->gate && run->gate->first_failed >= 0 ? "failed" :
 				run->stop_hit ? "stopped" :
 				run->interrupted ? "interrupted" : "passed");
 	if (p->duration_s)
-		json_i64(&j, "requested_duration_s", p->duration_s);
+		json_i64(j, "requested_duration_s", p->duration_s);
 	else
-		json_null(&j, "requested_duration_s");
-	json_str(&j, "backend", run->backend->name);
-	json_str(&j, "degraded", run->degraded);
-	json_options(&j, p);
-	run->tool->json_part(&j, run);
-	json_u64(&j, "processed_events", run->processed_events);
+		json_null(j, "requested_duration_s");
+	json_str(j, "backend", run->backend->name);
+	json_str(j, "degraded", run->degraded);
+	json_options(j, p);
+	run->tool->json_part(j, run);
+	json_u64(j, "processed_events", run->processed_events);
 	if (run->missed_events == UINT64_MAX)
-		json_null(&j, "missed_events");
+		json_null(j, "missed_events");
 	else
-		json_u64(&j, "missed_events", run->missed_events);
+		json_u64(j, "missed_events", run->missed_events);
 	if (run->stop_hit) {
-		json_object_begin(&j, "stop");
-		json_str(&j, "condition", run->stop_reason);
+		json_object_begin(j, "stop");
+		json_str(j, "condition", run->stop_reason);
 		if (run->stop_cpu >= 0)
-			json_i64(&j, "cpu", run->stop_cpu);
+			json_i64(j, "cpu", run->stop_cpu);
 		else
-			json_null(&j, "cpu");
+			json_null(j, "cpu");
 		if (run->stop_value_us >= 0)
-			json_i64(&j, "value_us", run->stop_value_us);
+			json_i64(j, "value_us", run->stop_value_us);
 		else
-			json_null(&j, "value_us");
-		json_object_end(&j);
+			json_null(j, "value_us");
+		json_object_end(j);
 	} else {
-		json_null(&j, "stop");
+		json_null(j, "stop");
 	}
-	json_array_begin(&j, "hits");
+	json_array_begin(j, "hits");
 	for (int i = 0; i < run->nr_hits; i++)
-		json_hit(&j, &run->hits[i], &p->threshold_actions);
-	json_array_end(&j);
+		json_hit(j, &run->hits[i], &p->threshold_actions);
+	json_array_end(j);
 	if (run->end_actions_ran && p->end_actions.len)
-		json_outcome(&j, "end_actions", &run->end_actions, &p->end_actions);
+		json_outcome(j, "end_actions", &run->end_actions, &p->end_actions);
 	else
-		json_null(&j, "end_actions");
-	json_gate(&j, run);
-	json_object_end(&j);
+		json_null(j, "end_actions");
+	json_gate(j, run);
+	return 0;
 }

@@ -12,9 +12,15 @@
 /* Version of the run record; it changes when a field changes meaning. */
 #define NOISE_SCHEMA_VERSION	1
 /*
- * The record a CI gate keeps: the envelope, options, the tool's part (its
- * per-CPU results), events, verdict.
+ * The record a CI gate keeps: after the envelope (output.h's out_record),
+ * duration, verdict, options, the tool's part (its per-CPU results), events.
+ * ARG is a struct noise_record; returns 0.
  */
-void noise_json_write(const struct noise_run *run, FILE *f, double elapsed_s);
+struct noise_record {
+	const struct noise_run *run;
+	double elapsed_s;
+};
+struct json;
+int noise_json_body(struct json *j, const void *arg);
 
 #endif

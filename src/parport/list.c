@@ -224,27 +224,32 @@ static int new_tables(const struct pp_opts *o, struct out_table *t[3], bool json
 	return 0;
 }
 
-static void write_record(FILE *f, const struct pp_state *st, struct out_table *t[3])
-{
-	char note[8][PP_TEXT_MAX * 2];
-	int n = notes(st, note, 8);
-	struct json j;
+struct pp_record {
+	const struct pp_state *st;
+	struct out_table **t;
+};
 
-	json_init(&j, f);
-	json_record_begin(&j, 1);
-	json_bool(&j, "parport", st->parport);
-	json_bool(&j, "pata_parport", st->pata_parport);
+/* The record's body, after the envelope (output.h). */
+static int write_record(struct json *j, const void *arg)
+{
+	const struct pp_record *rec = arg;
+	const struct pp_state *st = rec->st;
+	char note[8][PP_TEXT_MAX * 2];
+	int n = notes(st, note, 8), ret = 0;
+
+	json_bool(j, "parport", st->parport);
+	json_bool(j, "pata_parport", st->pata_parport);
 	if (st->probe >= 0)
-		json_bool(&j, "probe", st->probe);
+		json_bool(j, "probe", st->probe);
 	else
-		json_null(&j, "probe");
-	json_array_begin(&j, "notes");
+		json_null(j, "probe");
+	json_array_begin(j, "notes");
 	for (int i = 0; i < n; i++)
-		json_str(&j, NULL, note[i]);
-	json_array_end(&j);
-	for (int i = 0; i < 3; i++)
-		out_table_json(t[i], &j);
-	json_object_end(&j);
+		json_str(j, NULL, note[i]);
+	json_array_end(j);
+	for (int i = 0; i < 3 && !ret; i++)
+		ret = out_table_json(rec->t[i], j);
+	return ret;
 }
 
 int pp_list(const struct pp_opts *o, struct pp_state *st)
@@ -255,6 +260,8 @@ int pp_list(const struct pp_opts *o, struct pp_state *st)
 			 one ? o->protocols : st->pata_parport,
 			 one ? o->devices : st->pata_parport };
 	char note[8][PP_TEXT_MAX * 2];
+	struct pp_record body = { st, t };
+	struct out_record rec;
 	int ret, n, printed = 0;
 
 	if (o->out.columns && !one) {
@@ -262,6 +269,8 @@ int pp_list(const struct pp_opts *o, struct pp_state *st)
 		return 1;
 	}
 	ret = new_tables(o, t, o->out.json);
+	if (!ret)
+		ret = out_record_open(&rec, o->out.json, o->out.json_file);
 	if (ret) {
 		for (int i = 0; i < 3; i++)
 			out_table_free(t[i]);
@@ -271,9 +280,7 @@ int pp_list(const struct pp_opts *o, struct pp_state *st)
 	fill_protos(t[1], st);
 	pp_fill_devices(t[2], st, NULL);
 
-	if (o->out.json) {
-		write_record(stdout, st, t);
-	} else {
+	if (!o->out.json) {
 		n = notes(st, note, 8);
 		for (int i = 0; i < n; i++)
 			warn_msg("%s", note[i]);
@@ -285,21 +292,7 @@ int pp_list(const struct pp_opts *o, struct pp_state *st)
 			out_table_print(t[i]);
 		}
 	}
-	if (o->out.json_file) {
-		FILE *f = json_open_file(o->out.json_file);
-		int err = 0;
-
-		if (f) {
-			write_record(f, st, t);
-			err = json_close_file(f);
-		} else {
-			err = -errno;
-		}
-		if (err) {
-			err_msg("--json-file: %s: %s", o->out.json_file, strerror(-err));
-			ret = 1;
-		}
-	}
+	ret = out_record_write(&rec, 1, write_record, &body);
 	for (int i = 0; i < 3; i++)
 		out_table_free(t[i]);
 	out_flush_stdout();
@@ -314,7 +307,8 @@ int pp_print_devices(const struct pp_opts *o, const struct pp_state *st,
 	char err[PARSE_ERR_MAX];
 
 	if (out_table_new(&t, "devices", pp_dev_cols, pp_dev_ncols, DEV_DEFAULT, &o->out, err)) {
-		err_msg("-o: %s", err);
+		if (*err)	/* else the --json-file, reported */
+			err_msg("-o: %s", err);
 		return 1;
 	}
 	pp_fill_devices(t, st, before);
