@@ -172,6 +172,55 @@ if "verdict" in doc:
 	done
 }
 
+@test "every command: -J and --json-file write the same record" {
+	for cmd in "${COMMANDS[@]}"; do
+		[[ $NO_JSON == *" $cmd "* ]] && continue
+		args=$(quick_args "$cmd")
+		can_run "$cmd" || { echo "# $cmd not run: needs root"; continue; }
+		# one run, both destinations: the same bytes
+		# shellcheck disable=SC2086
+		run_split "$RTLA" "$cmd" $args -J --json-file "$tmp/r.json"
+		echo "$cmd $args -J --json-file: $status, stderr: $err"
+		[ "$status" -eq 0 ]
+		[ -s "$tmp/r.json" ]
+		cmp "$tmp/out" "$tmp/r.json"
+		# two runs, one each: the same envelope but the time, the same fields
+		# shellcheck disable=SC2086
+		run_split "$RTLA" "$cmd" $args --json-file "$tmp/f.json"
+		[ "$status" -eq 0 ]
+		# shellcheck disable=SC2086
+		run_split "$RTLA" "$cmd" $args -J
+		[ "$status" -eq 0 ]
+		python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))
+b = json.load(open(sys.argv[2]))
+assert list(a) == list(b), (list(a), list(b))
+for k in ("schema", "tool", "version", "command", "host", "kernel"):
+    assert a[k] == b[k], (k, a[k], b[k])
+' "$tmp/out" "$tmp/f.json"
+		rm -f "$tmp/r.json" "$tmp/f.json"
+	done
+}
+
+@test "a run that fails after opening --json-file leaves no file, and an existing one as it was" {
+	base=$BATS_TEST_DIRNAME/../fixtures/gates/base.json
+	# compare opens the record's file before it reads -o
+	run_split "$RTLA" compare -o NO-SUCH-COLUMN --json-file "$tmp/r.json" "$base" "$base"
+	echo "$status '$err'"
+	[ "$status" -eq 1 ]
+	[ ! -e "$tmp/r.json" ]
+	echo keep >"$tmp/r.json"
+	run_split "$RTLA" compare -o NO-SUCH-COLUMN --json-file "$tmp/r.json" "$base" "$base"
+	[ "$status" -eq 1 ]
+	[ "$(cat "$tmp/r.json")" = keep ]
+	# and written whole, not over the old bytes, when the run ends
+	printf '%4096s\n' x >"$tmp/r.json"
+	run_split "$RTLA" compare --json-file "$tmp/r.json" "$base" "$base"
+	[ "$status" -eq 0 ]
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/r.json"
+}
+
 @test "every command: a reader that closes the pipe early ends it quietly" {
 	for cmd in "${COMMANDS[@]}"; do
 		args=$(quick_args "$cmd")

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Unit tests of the output layer: text, raw, JSON, -o selection, -n, bad columns. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -70,6 +72,62 @@ static char *render(const struct out_opts *o, int *ret)
 static char *render_empty(const struct out_opts *o, int *ret)
 {
 	return render_rows(o, 0, ret);
+}
+
+static int body_answer(struct json *j, const void *arg)
+{
+	json_i64(j, "answer", *(const int *)arg);
+	return 0;
+}
+
+/* The file's contents into buf ("" when it is not there). */
+static const char *slurp(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, size - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* out_record: opened before the work, written whole at the end, or not left behind. */
+static void test_record(void)
+{
+	char path[] = "/tmp/rtla-test-record-XXXXXX", buf[4096];
+	struct out_record r;
+	int fd = mkstemp(path), answer = 42;
+
+	close(fd);
+	unlink(path);
+	is_int(out_record_open(&r, false, path), 0, "record: a new FILE opens");
+	ok(access(path, F_OK) == 0, "record: the FILE is there before the work");
+	out_record_abandon(&r);
+	ok(access(path, F_OK) != 0, "record: abandoned, the FILE it made is removed");
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	is_int((int)write(fd, "keep me, a long old file\n", 25), 25, "record: an old FILE");
+	close(fd);
+	is_int(out_record_open(&r, false, path), 0, "record: an existing FILE opens");
+	is_str(slurp(path, buf, sizeof(buf)), "keep me, a long old file\n",
+	       "record: an existing FILE keeps its contents until written");
+	out_record_abandon(&r);
+	is_str(slurp(path, buf, sizeof(buf)), "keep me, a long old file\n",
+	       "record: abandoned, an existing FILE is as it was");
+
+	is_int(out_record_open(&r, false, path), 0, "record: opens again");
+	is_int(out_record_write(&r, 3, body_answer, &answer), 0, "record: written");
+	slurp(path, buf, sizeof(buf));
+	ok(!strncmp(buf, "{\n  \"schema\": {\n    \"name\": \"rtla-test\",\n    \"version\": 3\n  },\n",
+		    58), "record: the envelope first, with the schema version");
+	ok(strstr(buf, "\n  \"answer\": 42\n}\n") && !strstr(buf, "keep me"),
+	   "record: the body last, the old contents gone");
+	unlink(path);
+
+	is_int(out_record_open(&r, false, "/nonexistent-dir/r.json"), -ENOENT,
+	       "record: a FILE that cannot be made fails at once");
+	ok(!r.file, "record: nothing left open");
 }
 
 int main(void)
@@ -186,5 +244,6 @@ int main(void)
 			    "  \"stopped_cpu\": null\n}\n", "json writer: nested document");
 		free(doc);
 	}
+	test_record();
 	return tap_done();
 }
