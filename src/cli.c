@@ -420,7 +420,22 @@ int cli_run_verbs(const struct cli_spec *spec, int argc, char **argv)
 		}
 	}
 	if (!def) {
-		err_msg("no verb given (verbs: %s)", verb_names(spec, names, sizeof(names)));
+		struct cli_parser p;
+		int id;
+
+		/* the level's options are still named alike: "rtla damos filter: unknown option" */
+		cli_begin(&p, spec, argc, argv);
+		while ((id = cli_next(&p)) > 0)
+			;
+		if (id < 0)
+			return id == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
+		if (p.optind < argc && cli_verb_find(spec, argv[p.optind]))
+			err_msg("the verb comes before the options: rtla %s %s [OPTIONS]",
+				spec->command, argv[p.optind]);
+		else if (p.optind < argc)
+			cli_unknown_verb(spec, argv[p.optind]);
+		else
+			err_msg("no verb given (verbs: %s)", verb_names(spec, names, sizeof(names)));
 		return EXIT_ERROR;
 	}
 	return run_verb(def, argc, argv);
