@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * damos - the command: `rtla damos [show]`, start, stop, filter add|rm|set,
- * commit. Options, help, and which kdamond a write may touch.
+ * commit: the options, help and rows of the verbs, and which kdamond a write
+ * may touch.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,11 +16,9 @@
 #include "damos/damos.h"
 #include "damos/filter.h"
 #include "damos/verbs.h"
-#include "json.h"
 #include "msg.h"
 #include "parse.h"
 #include "sysroot.h"
-#include "util.h"
 
 #define KDAMOND_OPT \
 	CLI_VALUE('k', "kdamond", "N", "the kdamond (default: the one rtla started)")
@@ -502,42 +501,43 @@ static int cmd_show(struct damos_opts *o)
 	return ret ? EXIT_ERROR : EXIT_PASSED;
 }
 
-/* A verb's options into O, then FN with them (show reads; the others write). */
+/* A verb's options, then FN with them (show reads; the others write). */
 static int run(const struct cli_spec *spec, int (*fn)(struct damos_opts *o), int argc,
-	       char **argv, struct damos_opts *o)
+	       char **argv)
 {
+	struct damos_opts o;
 	int ret;
 
-	ret = parse_verb_args(spec, argc, argv, o);
+	ret = parse_verb_args(spec, argc, argv, &o);
 	if (ret)
 		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
-	if (fn == cmd_show && o->nargs) {
-		cli_usage_error(spec, "unexpected argument", o->args[0]);
+	if (fn == cmd_show && o.nargs) {
+		cli_usage_error(spec, "unexpected argument", o.args[0]);
 		return EXIT_ERROR;
 	}
 	if (fn != cmd_show && sysroot_require_live("writing DAMON") < 0)
 		return EXIT_ERROR;
-	return fn(o);
+	return fn(&o);
 }
 
 static int show_main(int argc, char **argv)
 {
-	return run(&damos_show_cli, cmd_show, argc, argv, &(struct damos_opts){ .kdamond = -1 });
+	return run(&damos_show_cli, cmd_show, argc, argv);
 }
 
 static int start_main(int argc, char **argv)
 {
-	return run(&damos_start_cli, damos_start, argc, argv, &(struct damos_opts){ .kdamond = -1 });
+	return run(&damos_start_cli, damos_start, argc, argv);
 }
 
 static int stop_main(int argc, char **argv)
 {
-	return run(&damos_stop_cli, damos_stop, argc, argv, &(struct damos_opts){ .kdamond = -1 });
+	return run(&damos_stop_cli, damos_stop, argc, argv);
 }
 
 static int commit_main(int argc, char **argv)
 {
-	return run(&damos_commit_cli, damos_commit, argc, argv, &(struct damos_opts){ .kdamond = -1 });
+	return run(&damos_commit_cli, damos_commit, argc, argv);
 }
 
 /* filter add|rm|set: ARGV[0] is the edit, which damos_filter() reads first in O->args */
