@@ -7,6 +7,9 @@
  * here (name, function, one-line summary, spec, flags), and its tests and
  * Documentation/rtla-foo.rst. --help, the completion and the cli tier's
  * convention tests come from the rows, so a new command is covered at once.
+ * A command with verbs ("foo show|add") lists them the same way, as rows of
+ * struct cli_verb in its spec (cli.h), and its cmd_foo() hands its argv to
+ * cli_run_verbs().
  */
 #include <errno.h>
 #include <libgen.h>
