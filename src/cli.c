@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "commands.h"
+#include "json.h"
 #include "msg.h"
 #include "parse.h"
 #include "sysroot.h"
@@ -325,6 +327,120 @@ void cli_print_options(const struct cli_spec *spec, FILE *f)
 	}
 }
 
+/* ---- verbs ---------------------------------------------------------------- */
+
+const struct cli_verb *cli_verb_find(const struct cli_spec *spec, const char *name)
+{
+	for (const struct cli_verb *v = spec->verbs; v && v->spec; v++)
+		if (v->name && !strcmp(v->name, name))
+			return v;
+	return NULL;
+}
+
+void cli_set_prefix(const struct cli_spec *spec)
+{
+	static char prefix[96];
+
+	snprintf(prefix, sizeof(prefix), "rtla %s: ", spec->command);
+	msg_set_prefix(prefix);
+}
+
+/* "show, start, stop": the named verbs of SPEC */
+static const char *verb_names(const struct cli_spec *spec, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (const struct cli_verb *v = spec->verbs; v && v->spec && n < len; v++)
+		if (v->name)
+			n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", v->name);
+	return buf;
+}
+
+int cli_unknown_verb(const struct cli_spec *spec, const char *word)
+{
+	char names[256];
+
+	err_msg("unknown verb: '%s' (verbs: %s)", word, verb_names(spec, names, sizeof(names)));
+	return CLI_ERROR;
+}
+
+void cli_print_verbs(const struct cli_spec *spec, FILE *f)
+{
+	for (const struct cli_verb *v = spec->verbs; v && v->spec; v++)
+		if (v->name)
+			fprintf(f, "  %-10s %s\n", v->name, v->summary);
+}
+
+static int run_verb(const struct cli_verb *v, int argc, char **argv)
+{
+	char what[96];
+
+	if (v->flags & CLI_VERB_LIVE) {
+		snprintf(what, sizeof(what), "rtla %s", v->spec->command);
+		if (sysroot_require_live(what))
+			return EXIT_ERROR;
+	}
+	if (!v->fn)
+		return cli_run_verbs(v->spec, argc, argv);
+	return v->fn(argc, argv);
+}
+
+int cli_run_verbs(const struct cli_spec *spec, int argc, char **argv)
+{
+	const char *word = argc >= 2 ? argv[1] : NULL;
+	const struct cli_verb *v, *def = NULL;
+	char names[256];
+
+	for (v = spec->verbs; v->spec; v++)
+		if (v->flags & CLI_VERB_DEFAULT)
+			def = v;
+	if (word && (!strcmp(word, "-h") || !strcmp(word, "--help"))) {
+		spec->usage(stdout);
+		return EXIT_PASSED;
+	}
+	if (word && (!strcmp(word, "-V") || !strcmp(word, "--version"))) {
+		cli_print_version(stdout);
+		return EXIT_PASSED;
+	}
+	if (word && word[0] != '-') {
+		v = cli_verb_find(spec, word);
+		if (v) {
+			/* the words typed name the messages: "rtla damos show: ..." */
+			cli_set_prefix(v->spec);
+			if (v != def)
+				json_set_command(v->spec->command);
+			return run_verb(v, argc - 1, argv + 1);
+		}
+		/* "rtla mdwe 1234": PIDs or CPUs of the default verb */
+		if (!def || !isdigit((unsigned char)word[0]) ||
+		    (def->spec->positional != CLI_COMP_PIDS && def->spec->positional != CLI_COMP_CPUS)) {
+			cli_unknown_verb(spec, word);
+			return EXIT_ERROR;
+		}
+	}
+	if (!def) {
+		struct cli_parser p;
+		int id;
+
+		/* the level's options are still named alike: "rtla damos filter: unknown option" */
+		cli_begin(&p, spec, argc, argv);
+		while ((id = cli_next(&p)) > 0)
+			;
+		if (id < 0)
+			return id == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
+		if (p.optind < argc && cli_verb_find(spec, argv[p.optind]))
+			err_msg("the verb comes before the options: rtla %s %s [OPTIONS]",
+				spec->command, argv[p.optind]);
+		else if (p.optind < argc)
+			cli_unknown_verb(spec, argv[p.optind]);
+		else
+			err_msg("no verb given (verbs: %s)", verb_names(spec, names, sizeof(names)));
+		return EXIT_ERROR;
+	}
+	return run_verb(def, argc, argv);
+}
+
 /* ---- completion ---------------------------------------------------------- */
 
 static void complete_pids(FILE *out)
@@ -457,12 +573,10 @@ int cli_complete(const struct cli_spec *spec, int cword, int nwords, char **word
 	bool after_dashdash = false;
 
 	if (spec->verbs && cword > 1) {
-		for (const struct cli_spec *const *v = spec->verbs; *v; v++) {
-			const char *verb = strrchr((*v)->command, ' ');
+		const struct cli_verb *v = cli_verb_find(spec, words[1]);
 
-			if (verb && !strcmp(verb + 1, words[1]))
-				return cli_complete(*v, cword - 1, nwords - 1, words + 1, commands, out);
-		}
+		if (v)
+			return cli_complete(v->spec, cword - 1, nwords - 1, words + 1, commands, out);
 	}
 	for (int i = 1; i < cword && i < nwords; i++)
 		if (!strcmp(words[i], "--"))
@@ -484,8 +598,9 @@ int cli_complete(const struct cli_spec *spec, int cword, int nwords, char **word
 		return 0;
 	}
 	if (spec->verbs && cword == 1)
-		for (const struct cli_spec *const *v = spec->verbs; *v; v++)
-			fprintf(out, "%s\n", strrchr((*v)->command, ' ') + 1);
+		for (const struct cli_verb *v = spec->verbs; v->spec; v++)
+			if (v->name)
+				fprintf(out, "%s\n", v->name);
 	if (spec->positional != CLI_COMP_NONE)
 		complete_kind(spec->positional, NULL, commands, out);
 	else if (!spec->verbs || cword > 1)

@@ -83,16 +83,61 @@ enum cli_style {
 	CLI_STYLE_UPSTREAM,	/* "\t  -c/--cpus cpu-list: help" (upstream rtla's noise tools) */
 };
 
+struct cli_verb;
+
 struct cli_spec {
 	const char *command;		/* "hwnoise", "osnoise top": help and messages */
 	const struct cli_option *options;	/* CLI_OPT_END terminated */
 	enum cli_style style;
 	void (*usage)(FILE *f);		/* the whole --help text, on stdout */
 	enum cli_complete positional;	/* what the words after the options are */
-	/* verbs ("osnoise top"): their specs, NULL-terminated; the last word of
-	 * each one's .command is the verb, the first is the default */
-	const struct cli_spec *const *verbs;
+	const struct cli_verb *verbs;	/* its verbs' rows, or NULL (see below) */
 };
+
+/*
+ * Verbs as rows: "osnoise top|hist", "damos filter add|rm|set". A command
+ * with verbs lists them in one array of struct cli_verb, ended by
+ * CLI_VERB_END, and hands its argv to cli_run_verbs(), which picks the row
+ * and sets what every verb shares: the message prefix ("rtla osnoise hist: "),
+ * the record's command name ("damos start"), the --sysroot refusal of a
+ * live-only verb, --help of the level, and the one unknown-verb line
+ *
+ *	rtla damos: unknown verb: 'shwo' (verbs: show, start, stop, filter, commit)
+ *
+ * `rtla help COMMAND VERB...` and the completion read the same rows.
+ */
+#define CLI_VERB_DEFAULT (1 << 0)	/* runs when no verb is named ("rtla osnoise -c 0": top);
+					 * its record keeps the command's name */
+#define CLI_VERB_LIVE	 (1 << 1)	/* acts on the running kernel: refuses --sysroot */
+
+struct cli_verb {
+	const char *name;	/* "hist"; NULL: the default has no word (hwnoise's top) */
+	/* argv[0] is the verb (the command where the default ran unnamed); the
+	 * exit status; NULL where .spec has verbs of its own (rows of rows) */
+	int (*fn)(int argc, char **argv);
+	const struct cli_spec *spec;	/* "osnoise hist": options, usage, completion */
+	const char *summary;
+	unsigned flags;
+};
+
+#define CLI_VERB(n, f, s, sum, ...) \
+	{ .name = (n), .fn = (f), .spec = (s), .summary = (sum), __VA_ARGS__ }
+#define CLI_VERB_END { .spec = NULL }
+
+/*
+ * Run the verb ARGV[1] names: the default verb where ARGV[1] is absent or an
+ * option (or, when the default takes PIDs or CPUs, a number); -h/--help and
+ * -V/--version as the first word are the level's own. The exit status.
+ */
+int cli_run_verbs(const struct cli_spec *spec, int argc, char **argv);
+/* The named row of SPEC's verbs called NAME, or NULL. */
+const struct cli_verb *cli_verb_find(const struct cli_spec *spec, const char *name);
+/* The one line for a word that is no verb of SPEC; CLI_ERROR. */
+int cli_unknown_verb(const struct cli_spec *spec, const char *word);
+/* Messages of SPEC's verb start "rtla SPEC->COMMAND: ". */
+void cli_set_prefix(const struct cli_spec *spec);
+/* "  NAME   SUMMARY" for each named verb, for a usage text. */
+void cli_print_verbs(const struct cli_spec *spec, FILE *f);
 
 /* Results of cli_next() besides an option id. */
 #define CLI_DONE	0	/* no more options: positionals from p->optind */

@@ -7,6 +7,9 @@
  * here (name, function, one-line summary, spec, flags), and its tests and
  * Documentation/rtla-foo.rst. --help, the completion and the cli tier's
  * convention tests come from the rows, so a new command is covered at once.
+ * A command with verbs ("foo show|add") lists them the same way, as rows of
+ * struct cli_verb in its spec (cli.h), and its cmd_foo() hands its argv to
+ * cli_run_verbs().
  */
 #include <errno.h>
 #include <libgen.h>
@@ -61,7 +64,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "rtla: real-time analysis and board bring-up diagnostics (version %s)\n\n"
 		   "Usage: rtla [--sysroot DIR] COMMAND [OPTIONS]\n"
-		   "       rtla help COMMAND\n"
+		   "       rtla help COMMAND [VERB...]\n"
 		   "       rtla --version\n\n"
 		   "Commands:\n", RTLA_VERSION);
 	for (const struct rtla_command *c = rtla_commands; c->name; c++)
@@ -71,7 +74,8 @@ static void usage(FILE *f)
 	      "                  from another machine); live-only commands refuse it\n"
 	      "  -h, --help      show this help\n"
 	      "  -V, --version   show the version\n\n"
-	      "Run 'rtla COMMAND --help' for the options of a command; see rtla(1).\n", f);
+	      "Run 'rtla COMMAND --help' or 'rtla help COMMAND VERB' for the options of a\n"
+	      "command or of one of its verbs; see rtla(1).\n", f);
 }
 
 /* "osnoise hwnoise ...": the commands, SEP between, for messages and completion. */
@@ -172,6 +176,7 @@ const struct cli_spec help_cli = {
 int cmd_help(int argc, char **argv)
 {
 	const struct rtla_command *c;
+	const struct cli_spec *spec;
 	struct cli_parser p;
 	char help[] = "--help";
 	char *args[3];
@@ -186,15 +191,32 @@ int cmd_help(int argc, char **argv)
 		usage(stdout);
 		return EXIT_PASSED;
 	}
-	if (p.optind + 1 < argc) {
-		cli_usage_error(&help_cli, "unexpected argument", argv[p.optind + 1]);
-		return EXIT_ERROR;
-	}
 	c = rtla_command_find(argv[p.optind]);
 	if (!c) {
 		msg_set_prefix(NULL);
 		unknown_command(argv[p.optind]);
 		return EXIT_ERROR;
+	}
+	/* rtla help damos filter add: the verbs' rows, as the command would read them */
+	spec = c->spec;
+	for (int i = p.optind + 1; i < argc; i++) {
+		const struct cli_verb *v;
+
+		if (!spec->verbs) {
+			cli_usage_error(&help_cli, "unexpected argument", argv[i]);
+			return EXIT_ERROR;
+		}
+		v = cli_verb_find(spec, argv[i]);
+		if (!v) {
+			cli_set_prefix(spec);
+			cli_unknown_verb(spec, argv[i]);
+			return EXIT_ERROR;
+		}
+		spec = v->spec;
+	}
+	if (spec != c->spec) {
+		spec->usage(stdout);
+		return EXIT_PASSED;
 	}
 	set_command_prefix(c);
 	args[0] = argv[p.optind];

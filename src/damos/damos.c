@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * damos - the command: `rtla damos [show]`, start, stop, filter add|rm|set,
- * commit. Options, help, and which kdamond a write may touch.
+ * commit: the options, help and rows of the verbs, and which kdamond a write
+ * may touch.
  */
 #include <errno.h>
 #include <limits.h>
@@ -15,11 +16,9 @@
 #include "damos/damos.h"
 #include "damos/filter.h"
 #include "damos/verbs.h"
-#include "json.h"
 #include "msg.h"
 #include "parse.h"
 #include "sysroot.h"
-#include "util.h"
 
 #define KDAMOND_OPT \
 	CLI_VALUE('k', "kdamond", "N", "the kdamond (default: the one rtla started)")
@@ -90,16 +89,50 @@ const struct cli_spec damos_start_cli = {
 const struct cli_spec damos_stop_cli = {
 	.command = "damos stop", .options = stop_options, .usage = stop_usage,
 };
-const struct cli_spec damos_filter_cli = {
-	.command = "damos filter", .options = filter_options, .usage = filter_usage,
-};
 const struct cli_spec damos_commit_cli = {
 	.command = "damos commit", .options = commit_options, .usage = commit_usage,
 };
 
-static const struct cli_spec *const damos_verbs[] = {
-	&damos_show_cli, &damos_start_cli, &damos_stop_cli, &damos_filter_cli, &damos_commit_cli,
-	NULL
+static void filter_add_usage(FILE *f);
+static void filter_rm_usage(FILE *f);
+static void filter_set_usage(FILE *f);
+
+static const struct cli_spec damos_filter_add_cli = {
+	.command = "damos filter add", .options = filter_options, .usage = filter_add_usage,
+};
+static const struct cli_spec damos_filter_rm_cli = {
+	.command = "damos filter rm", .options = filter_options, .usage = filter_rm_usage,
+};
+static const struct cli_spec damos_filter_set_cli = {
+	.command = "damos filter set", .options = filter_options, .usage = filter_set_usage,
+};
+
+static int show_main(int argc, char **argv);
+static int start_main(int argc, char **argv);
+static int stop_main(int argc, char **argv);
+static int commit_main(int argc, char **argv);
+static int filter_edit_main(int argc, char **argv);
+
+static const struct cli_verb filter_verbs[] = {
+	CLI_VERB("add", filter_edit_main, &damos_filter_add_cli, "add a filter after the others"),
+	CLI_VERB("rm", filter_edit_main, &damos_filter_rm_cli, "remove a filter"),
+	CLI_VERB("set", filter_edit_main, &damos_filter_set_cli, "replace a filter in its place"),
+	CLI_VERB_END
+};
+
+const struct cli_spec damos_filter_cli = {
+	.command = "damos filter", .options = filter_options, .usage = filter_usage,
+	.verbs = filter_verbs,
+};
+
+static const struct cli_verb damos_verbs[] = {
+	CLI_VERB("show", show_main, &damos_show_cli, "the kdamonds as a tree or JSON (the default)",
+		 .flags = CLI_VERB_DEFAULT),
+	CLI_VERB("start", start_main, &damos_start_cli, "start a kdamond of rtla's"),
+	CLI_VERB("stop", stop_main, &damos_stop_cli, "stop a kdamond rtla started"),
+	CLI_VERB("filter", NULL, &damos_filter_cli, "add, remove or change a scheme's filters"),
+	CLI_VERB("commit", commit_main, &damos_commit_cli, "validate and commit edited files"),
+	CLI_VERB_END
 };
 
 static void damos_usage(FILE *f);
@@ -168,8 +201,38 @@ static void filter_usage(FILE *f)
 	      "Edit the filters of a scheme of a running kdamond and commit. FILTER is\n"
 	      "'[allow|reject] [none] TYPE [ARG]' (see rtla damos start --help), as words;\n"
 	      "ID is a filter as rtla damos shows it: DIR/N (filters/0, ops_filters/1), or N\n"
-	      "on kernels that have only filters/.\n\nOptions:\n", f);
+	      "on kernels that have only filters/.\n\nVerbs:\n", f);
+	cli_print_verbs(&damos_filter_cli, f);
+	fputs("\nOptions:\n", f);
 	cli_print_options(&damos_filter_cli, f);
+}
+
+static void filter_verb_usage(FILE *f, const struct cli_spec *spec, const char *synopsis,
+			      const char *text)
+{
+	fprintf(f, "Usage: rtla %s [OPTIONS] %s\n\n%s\n\nOptions:\n", spec->command, synopsis,
+		text);
+	cli_print_options(spec, f);
+}
+
+static void filter_add_usage(FILE *f)
+{
+	filter_verb_usage(f, &damos_filter_add_cli, "FILTER...",
+			  "Add FILTER ('[allow|reject] [none] TYPE [ARG]' as words, see rtla damos\n"
+			  "start --help) after the scheme's other filters, and commit.");
+}
+
+static void filter_rm_usage(FILE *f)
+{
+	filter_verb_usage(f, &damos_filter_rm_cli, "ID",
+			  "Remove the filter ID (DIR/N as rtla damos shows it: filters/0,\n"
+			  "ops_filters/1; or N on kernels that have only filters/), and commit.");
+}
+
+static void filter_set_usage(FILE *f)
+{
+	filter_verb_usage(f, &damos_filter_set_cli, "ID FILTER...",
+			  "Replace the filter ID with FILTER, in its place, and commit.");
 }
 
 static void commit_usage(FILE *f)
@@ -228,6 +291,10 @@ static int parse_verb_args(const struct cli_spec *spec, int argc, char **argv, s
 	long long v;
 	int id, ret = 0;
 
+	memset(o, 0, sizeof(*o));
+	o->kdamond = -1;
+	o->pid = -1;
+	o->quota_ms = o->quota_bytes = o->quota_reset_ms = o->sample_us = o->aggr_us = -1;
 	cli_begin(&p, spec, argc, argv);
 	while (!ret && (id = cli_next(&p)) > 0) {
 		switch (id) {
@@ -432,45 +499,13 @@ static int cmd_show(struct damos_opts *o)
 	return ret ? EXIT_ERROR : EXIT_PASSED;
 }
 
-int cmd_damos(int argc, char **argv)
+/* A verb's options, then FN with them (show reads; the others write). */
+static int run(const struct cli_spec *spec, int (*fn)(struct damos_opts *o), int argc,
+	       char **argv)
 {
-	static const struct {
-		const char *verb;
-		const struct cli_spec *spec;
-		int (*fn)(struct damos_opts *o);
-	} verbs[] = {
-		{ "show", &damos_show_cli, cmd_show },
-		{ "start", &damos_start_cli, damos_start },
-		{ "stop", &damos_stop_cli, damos_stop },
-		{ "filter", &damos_filter_cli, damos_filter },
-		{ "commit", &damos_commit_cli, damos_commit },
-	};
-	const struct cli_spec *spec = &damos_cli;
-	int (*fn)(struct damos_opts *o) = cmd_show;
 	struct damos_opts o;
 	int ret;
 
-	memset(&o, 0, sizeof(o));
-	o.kdamond = -1;
-	o.pid = -1;
-	o.quota_ms = o.quota_bytes = o.quota_reset_ms = o.sample_us = o.aggr_us = -1;
-	if (argc >= 2 && argv[1][0] != '-') {
-		size_t i;
-
-		for (i = 0; i < ARRAY_SIZE(verbs); i++)
-			if (!strcmp(argv[1], verbs[i].verb))
-				break;
-		if (i == ARRAY_SIZE(verbs)) {
-			err_msg("unknown verb: '%s' (verbs: show, start, stop, filter, commit)", argv[1]);
-			return EXIT_ERROR;
-		}
-		spec = verbs[i].spec;
-		fn = verbs[i].fn;
-		argc--;
-		argv++;
-		if (fn != cmd_show)
-			json_set_command(spec->command);
-	}
 	ret = parse_verb_args(spec, argc, argv, &o);
 	if (ret)
 		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
@@ -481,4 +516,50 @@ int cmd_damos(int argc, char **argv)
 	if (fn != cmd_show && sysroot_require_live("writing DAMON") < 0)
 		return EXIT_ERROR;
 	return fn(&o);
+}
+
+static int show_main(int argc, char **argv)
+{
+	return run(&damos_show_cli, cmd_show, argc, argv);
+}
+
+static int start_main(int argc, char **argv)
+{
+	return run(&damos_start_cli, damos_start, argc, argv);
+}
+
+static int stop_main(int argc, char **argv)
+{
+	return run(&damos_stop_cli, damos_stop, argc, argv);
+}
+
+static int commit_main(int argc, char **argv)
+{
+	return run(&damos_commit_cli, damos_commit, argc, argv);
+}
+
+/* filter add|rm|set: ARGV[0] is the edit, which damos_filter() reads first in O->args */
+static int filter_edit_main(int argc, char **argv)
+{
+	const struct cli_verb *v = cli_verb_find(&damos_filter_cli, argv[0]);
+	struct damos_opts o;
+	char *args[argc + 1];
+	int ret;
+
+	ret = parse_verb_args(v->spec, argc, argv, &o);
+	if (ret)
+		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
+	if (sysroot_require_live("writing DAMON") < 0)
+		return EXIT_ERROR;
+	args[0] = argv[0];
+	memcpy(args + 1, o.args, o.nargs * sizeof(*args));
+	args[o.nargs + 1] = NULL;
+	o.args = args;
+	o.nargs++;
+	return damos_filter(&o);
+}
+
+int cmd_damos(int argc, char **argv)
+{
+	return cli_run_verbs(&damos_cli, argc, argv);
 }

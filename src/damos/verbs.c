@@ -547,11 +547,11 @@ int damos_filter(struct damos_opts *o)
 	else
 		ret = edit_set(scheme, o, version, filter_model(now), err, what, sizeof(what));
 	if (ret) {
-		err_msg("filter %s: %s; nothing was written", verb, err);
+		err_msg("%s; nothing was written", err);
 		goto out;
 	}
 	if (damos_validate(want, version, err, sizeof(err))) {
-		err_msg("filter %s: %s; nothing was written", verb, err);
+		err_msg("%s; nothing was written", err);
 		ret = -EINVAL;
 		goto out;
 	}

@@ -10,7 +10,6 @@
  * ours is osnoise hist with hwnoise's defaults.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -40,8 +39,17 @@ static void hwnoise_hist_usage(FILE *f)
 		    "a per-cpu histogram of the hardware-related noise", noise_hist_synopsis);
 }
 
-/* `rtla hwnoise` alone is top; "hist" is its one verb, for the completion */
-static const struct cli_spec *const hwnoise_verbs[] = { &hwnoise_hist_cli, NULL };
+static int hwnoise_top_main(int argc, char **argv);
+static int hwnoise_hist_main(int argc, char **argv);
+
+/* `rtla hwnoise` alone, or with an option first, is top: upstream has no word for it */
+static const struct cli_verb hwnoise_verbs[] = {
+	CLI_VERB(NULL, hwnoise_top_main, &hwnoise_cli, "a summary of hardware-related noise",
+		 .flags = CLI_VERB_DEFAULT),
+	CLI_VERB("hist", hwnoise_hist_main, &hwnoise_hist_cli,
+		 "a per-cpu histogram of the hardware-related noise"),
+	CLI_VERB_END
+};
 
 const struct cli_spec hwnoise_cli = {
 	.command = "hwnoise",
@@ -72,9 +80,17 @@ const struct noise_tool hwnoise_hist_tool = {
 	NOISE_HIST_SINK_AND_PRINTERS,
 };
 
+static int hwnoise_top_main(int argc, char **argv)
+{
+	return noise_cmd_run(argc, argv, &hwnoise_tool);
+}
+
+static int hwnoise_hist_main(int argc, char **argv)
+{
+	return noise_cmd_run(argc, argv, &hwnoise_hist_tool);
+}
+
 int cmd_hwnoise(int argc, char **argv)
 {
-	if (argc >= 2 && !strcmp(argv[1], "hist"))
-		return noise_cmd_run(argc - 1, argv + 1, &hwnoise_hist_tool);
-	return noise_cmd_run(argc, argv, &hwnoise_tool);
+	return cli_run_verbs(&hwnoise_cli, argc, argv);
 }

@@ -158,7 +158,7 @@ static int parse_args(int argc, char **argv, struct audit_opts *o)
 
 		if (parse_llong(o->args[i], 1, INT_MAX, &pid, err))
 			return cli_usage_error(&mdwe_audit_cli,
-					       "not a PID (verbs: audit, selftest, run)", o->args[i]);
+					       "not a PID", o->args[i]);
 	}
 	if (o->force && o->method != METHOD_PTRACE)
 		return cli_usage_error(&mdwe_audit_cli, "--force applies to --method ptrace", NULL);

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * osnoise_cmd - `rtla osnoise [top|hist]`: the command's usage, its two
- * verbs and the choice of the tool; driver.c runs it.
+ * osnoise_cmd - `rtla osnoise [top|hist]`: the command's usage and its two
+ * verbs' rows; cli_run_verbs() picks the row, driver.c runs it.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
 #include "commands.h"
-#include "msg.h"
 #include "osnoise.h"
 
 static void osnoise_usage(FILE *f)
@@ -23,8 +21,23 @@ static void osnoise_usage(FILE *f)
 		RTLA_VERSION);
 }
 
-static const struct cli_spec *const osnoise_verbs[] = {
-	&osnoise_top_cli, &osnoise_hist_cli, NULL
+static int osnoise_top_main(int argc, char **argv)
+{
+	return noise_cmd_run(argc, argv, &osnoise_top_tool);
+}
+
+static int osnoise_hist_main(int argc, char **argv)
+{
+	return noise_cmd_run(argc, argv, &osnoise_hist_tool);
+}
+
+/* upstream: no mode, or an option first, is top */
+static const struct cli_verb osnoise_verbs[] = {
+	CLI_VERB("top", osnoise_top_main, &osnoise_top_cli, "prints the summary from osnoise tracer",
+		 .flags = CLI_VERB_DEFAULT),
+	CLI_VERB("hist", osnoise_hist_main, &osnoise_hist_cli,
+		 "prints a histogram of osnoise samples"),
+	CLI_VERB_END
 };
 
 const struct cli_spec osnoise_cli = {
@@ -37,16 +50,5 @@ const struct cli_spec osnoise_cli = {
 
 int cmd_osnoise(int argc, char **argv)
 {
-	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		osnoise_usage(stdout);
-		return EXIT_PASSED;
-	}
-	if (argc < 2 || argv[1][0] == '-')
-		return noise_cmd_run(argc, argv, &osnoise_top_tool);
-	if (!strcmp(argv[1], "top"))
-		return noise_cmd_run(argc - 1, argv + 1, &osnoise_top_tool);
-	if (!strcmp(argv[1], "hist"))
-		return noise_cmd_run(argc - 1, argv + 1, &osnoise_hist_tool);
-	err_msg("unknown mode: '%s' (modes: top, hist)", argv[1]);
-	return EXIT_ERROR;
+	return cli_run_verbs(&osnoise_cli, argc, argv);
 }

@@ -8,7 +8,6 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "json.h"
 #include "msg.h"
 #include "parse.h"
 #include "parport/parport.h"
@@ -36,11 +35,21 @@ static const struct cli_option options[] = {
 	CLI_OPT_END
 };
 
-/* the verbs share the options: these specs are for completion */
+static int list_main(int argc, char **argv);
+static int add_main(int argc, char **argv);
+static int delete_main(int argc, char **argv);
+
+/* the verbs share the options and the help */
 static const struct cli_spec list_cli = { .command = "parport list", .options = options, .usage = usage };
 static const struct cli_spec add_cli = { .command = "parport add", .options = options, .usage = usage };
 static const struct cli_spec delete_cli = { .command = "parport delete", .options = options, .usage = usage };
-static const struct cli_spec *const parport_verbs[] = { &list_cli, &add_cli, &delete_cli, NULL };
+static const struct cli_verb parport_verbs[] = {
+	CLI_VERB("list", list_main, &list_cli, "ports, protocols and devices (the default)",
+		 .flags = CLI_VERB_DEFAULT),
+	CLI_VERB("add", add_main, &add_cli, "add a pata_parport device"),
+	CLI_VERB("delete", delete_main, &delete_cli, "delete a pata_parport device"),
+	CLI_VERB_END
+};
 
 const struct cli_spec parport_cli = {
 	.command = "parport",
@@ -80,14 +89,13 @@ static void usage(FILE *f)
 	      "See rtla-parport(1).\n", f);
 }
 
-static int parse_args(int argc, char **argv, struct pp_opts *o)
+static int parse_args(int argc, char **argv, const struct cli_spec *spec, struct pp_opts *o)
 {
 	struct cli_parser p;
 	int id;
 
-	memset(o, 0, sizeof(*o));
 	o->timeout = 10;
-	cli_begin(&p, &parport_cli, argc, argv);
+	cli_begin(&p, spec, argc, argv);
 	while ((id = cli_next(&p)) > 0) {
 		if (out_parse_opt(id, p.arg, &o->out))
 			continue;
@@ -111,20 +119,6 @@ static int parse_args(int argc, char **argv, struct pp_opts *o)
 		return id;
 	o->args = argv + p.optind;
 	o->nargs = argc - p.optind;
-	if (o->nargs && !strcmp(o->args[0], "list")) {
-		o->args++;
-		o->nargs--;
-	} else if (o->nargs && !strcmp(o->args[0], "add")) {
-		o->verb = PP_ADD;
-		o->args++;
-		o->nargs--;
-	} else if (o->nargs && !strcmp(o->args[0], "delete")) {
-		o->verb = PP_DELETE;
-		o->args++;
-		o->nargs--;
-	} else if (o->nargs) {
-		return cli_usage_error(&parport_cli, "unknown verb (list, add, delete)", o->args[0]);
-	}
 	if (o->verb == PP_LIST && o->nargs)
 		return cli_usage_error(&parport_cli, "unexpected argument", o->args[0]);
 	if (o->ports + o->protocols + o->devices > 1)
@@ -138,19 +132,17 @@ static int parse_args(int argc, char **argv, struct pp_opts *o)
 	return 0;
 }
 
-int cmd_parport(int argc, char **argv)
+static int run(int argc, char **argv, const struct cli_spec *spec, int verb)
 {
 	struct pp_opts o;
 	struct pp_state *st;
 	int ret;
 
-	ret = parse_args(argc, argv, &o);
+	memset(&o, 0, sizeof(o));
+	o.verb = verb;
+	ret = parse_args(argc, argv, spec, &o);
 	if (ret)
 		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
-	if (o.verb == PP_ADD)
-		json_set_command("parport add");
-	else if (o.verb == PP_DELETE)
-		json_set_command("parport delete");
 	st = malloc(sizeof(*st));
 	if (!st) {
 		err_msg("out of memory");
@@ -164,4 +156,24 @@ int cmd_parport(int argc, char **argv)
 	}
 	free(st);
 	return ret ? EXIT_ERROR : EXIT_PASSED;
+}
+
+static int list_main(int argc, char **argv)
+{
+	return run(argc, argv, &list_cli, PP_LIST);
+}
+
+static int add_main(int argc, char **argv)
+{
+	return run(argc, argv, &add_cli, PP_ADD);
+}
+
+static int delete_main(int argc, char **argv)
+{
+	return run(argc, argv, &delete_cli, PP_DELETE);
+}
+
+int cmd_parport(int argc, char **argv)
+{
+	return cli_run_verbs(&parport_cli, argc, argv);
 }

@@ -265,6 +265,98 @@ command_lines() {
 	done
 }
 
+# verb_lines LINE...: "CMD VERB" for each verb row under each LINE, and the
+# rows of rows ("damos filter add"), as the completion offers them (it reads
+# the rows); a word that is a command's name or no word (an option, a PID,
+# "@file") is none
+verb_lines() {
+	local line word words
+	for line in "$@"; do
+		# shellcheck disable=SC2206
+		local w=(rtla $line)
+		words=$("$RTLA" __complete ${#w[@]} "${w[@]}" '') || return 1
+		for word in $words; do
+			[[ $word =~ ^[a-z][a-z_-]*$ ]] || continue
+			[[ " ${COMMANDS[*]} " == *" $word "* ]] && continue
+			echo "$line $word"
+			verb_lines "$line $word" || return 1
+		done
+	done
+}
+
+# VERBS: every verb line, checked against the rows in the source, so that an
+# rtla whose completion offers no verb (or a verb no row has) fails here
+load_verbs() {
+	local lines rows
+	lines=$(verb_lines "${COMMANDS[@]}")
+	rows=$(verb_table)
+	mapfile -t VERBS <<<"$lines"
+	echo "verbs offered: ${VERBS[*]}"
+	[ -n "$lines" ]
+	[ "$(awk '{print $NF}' <<<"$lines" | sort)" = "$rows" ]
+}
+
+@test "every verb: --help on stdout, exit 0, and rtla help CMD VERB says the same" {
+	load_verbs
+	[ "${#VERBS[@]}" -ge 14 ]
+	for line in "${VERBS[@]}"; do
+		# shellcheck disable=SC2086
+		run_split "$RTLA" $line --help
+		echo "rtla $line --help: status $status, stderr '$err'"
+		[ "$status" -eq 0 ]
+		[ -n "$out" ]
+		[ -z "$err" ]
+		help_text=$out
+		# shellcheck disable=SC2086
+		run_split "$RTLA" help $line
+		echo "rtla help $line: status $status, stderr '$err'"
+		[ "$status" -eq 0 ]
+		[ -z "$err" ]
+		[ "$out" = "$help_text" ]
+	done
+}
+
+@test "every command with verbs: an unknown verb is the one line, exit 1, nothing on stdout" {
+	load_verbs
+	checked=0
+	for line in "${COMMANDS[@]}" "${VERBS[@]}"; do
+		# the verbs of LINE, as its rows list them
+		list=$(printf '%s\n' "${VERBS[@]}" | sed -n "s/^$line \([a-z_-]*\)$/\1/p" | paste -sd, |
+		       sed 's/,/, /g')
+		[ -n "$list" ] || continue
+		want="rtla $line: unknown verb: 'shwo' (verbs: $list)"
+		# shellcheck disable=SC2086
+		run_split "$RTLA" $line shwo
+		echo "rtla $line shwo: $status '$out' '$err' (want '$want')"
+		[ "$status" -eq 1 ]
+		[ -z "$out" ]
+		[ "$err" = "$want" ]
+		# shellcheck disable=SC2086
+		run_split "$RTLA" help $line shwo
+		echo "rtla help $line shwo: $status '$err'"
+		[ "$status" -eq 1 ]
+		[ -z "$out" ]
+		[ "$err" = "$want" ]
+		checked=$((checked + 1))
+	done
+	# osnoise, hwnoise, mdwe, parport, damos, damos filter
+	[ "$checked" -ge 6 ]
+}
+
+@test "every verb: a bad option is named after the verb: rtla CMD VERB: ..." {
+	load_verbs
+	for line in "${VERBS[@]}"; do
+		for opt in --no-such-option -Z; do
+			# shellcheck disable=SC2086
+			run_split "$RTLA" $line "$opt"
+			echo "rtla $line $opt: $status '$out' '$err'"
+			[ "$status" -eq 1 ]
+			[ -z "$out" ]
+			[ "$err" = "rtla $line: unknown option: $opt" ]
+		done
+	done
+}
+
 # value_options LINE: the options of "rtla LINE --help" that take a value, one a line
 value_options() {
 	# shellcheck disable=SC2086
@@ -337,9 +429,10 @@ value_options() {
 		run_split timeout 20 "$RTLA" $line -c "$cpu"
 		echo "rtla $line -c $cpu: $status '$err'"
 		[ "$status" -eq 1 ]
-		[[ $err == "rtla $cmd: "* ]]
-		[ -n "$want" ] || want=${err#"rtla $cmd: "}
-		[ "${err#"rtla $cmd: "}" = "$want" ]
+		# the prefix names the verb: "rtla osnoise hist: "
+		[[ $err == "rtla $line: "* ]]
+		[ -n "$want" ] || want=${err#"rtla $line: "}
+		[ "${err#"rtla $line: "}" = "$want" ]
 		checked=$((checked + 1))
 	done
 	[ "$checked" -ge 5 ]
@@ -401,15 +494,16 @@ value_options() {
 		--sysroot '' capdump 1|rtla: --sysroot: empty directory name
 		--sysroot /nonexistent capdump 1|rtla: --sysroot: /nonexistent: No such file or directory
 		help bogus|rtla: unknown command: 'bogus'
-		osnoise bogus|rtla osnoise: unknown mode: 'bogus' (modes: top, hist)
-		osnoise top --all|rtla osnoise: unknown option: --all
+		osnoise bogus|rtla osnoise: unknown verb: 'bogus' (verbs: top, hist)
+		osnoise top --all|rtla osnoise top: unknown option: --all
 		hwnoise --dur|rtla hwnoise: option needs an argument: --dur
 		hwnoise --json -q -d|rtla hwnoise: option needs an argument: -d
 		hwnoise --json-file -q -d 1s|rtla hwnoise: --json-file: file name starts with '-': '-q'
 		hwnoise --quiet=yes|rtla hwnoise: option takes no argument: --quiet=yes
 		hwnoise --t|rtla hwnoise: ambiguous option: --t (--threshold, --trace, --trigger, --trace-buffer-size)
 		hwnoise -c 99|rtla hwnoise: Invalid -c cpu list: '99'
-		hwnoise extra|rtla hwnoise: unexpected argument: extra
+		hwnoise extra|rtla hwnoise: unknown verb: 'extra' (verbs: hist)
+		hwnoise -q extra|rtla hwnoise: unexpected argument: extra
 		dhry --json -d|rtla dhry: option needs an argument: -d
 		dhry -d 1s extra|rtla dhry: unexpected argument: extra
 		dhry -p|rtla dhry: unknown option: -p

@@ -22,9 +22,9 @@ hwnoise|max_single_us>20ks|rtla hwnoise: Invalid --fail-if: 'max_single_us>20ks'
 hwnoise|max_single_us>20us x|rtla hwnoise: Invalid --fail-if: 'max_single_us>20us x': unexpected 'x' after the value
 hwnoise|hw_count>0.5|rtla hwnoise: Invalid --fail-if: 'hw_count>0.5': hw_count takes a whole number
 hwnoise|irq_count>0|rtla hwnoise: Invalid --fail-if: 'irq_count > 0': hwnoise runs with interrupts off and counts no irq_count
-osnoise top|p99_us>5|rtla osnoise: Invalid --fail-if: 'p99_us > 5': p99_us needs every single noise: use osnoise hist or hwnoise hist
-osnoise hist|cpu_available_pct<101|rtla osnoise: Invalid --fail-if: 'cpu_available_pct<101': a percentage is at most 100
-hwnoise hist|p99_us>|rtla hwnoise: Invalid --fail-if: 'p99_us>': expected a number after p99_us>
+osnoise top|p99_us>5|rtla osnoise top: Invalid --fail-if: 'p99_us > 5': p99_us needs every single noise: use osnoise hist or hwnoise hist
+osnoise hist|cpu_available_pct<101|rtla osnoise hist: Invalid --fail-if: 'cpu_available_pct<101': a percentage is at most 100
+hwnoise hist|p99_us>|rtla hwnoise hist: Invalid --fail-if: 'p99_us>': expected a number after p99_us>
 EOF_CASES
 }
 

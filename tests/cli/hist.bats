@@ -61,19 +61,19 @@ teardown() {
 @test "verb dispatch: hist takes hist's options, top and bare osnoise take top's" {
 	run --separate-stderr "$RTLA" osnoise hist -q
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "rtla osnoise: unknown option: -q" ]
+	[ "$stderr" = "rtla osnoise hist: unknown option: -q" ]
 	run --separate-stderr "$RTLA" osnoise top -b 5
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "rtla osnoise: unknown option: -b" ]
+	[ "$stderr" = "rtla osnoise top: unknown option: -b" ]
 	run --separate-stderr "$RTLA" osnoise -E 20
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "rtla osnoise: unknown option: -E" ]
 	run --separate-stderr "$RTLA" hwnoise hist --no-index
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "rtla hwnoise: no-index set and with-zeros not set - it does not make sense" ]
+	[ "$stderr" = "rtla hwnoise hist: no-index set and with-zeros not set - it does not make sense" ]
 	run --separate-stderr "$RTLA" hwnoise top
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "rtla hwnoise: unexpected argument: top" ]
+	[ "$stderr" = "rtla hwnoise: unknown verb: 'top' (verbs: hist)" ]
 	run "$RTLA" osnoise hist -V
 	[ "$status" -eq 0 ]
 	[[ $output == "rtla "* ]]
@@ -115,9 +115,9 @@ teardown() {
 		[ -z "$output" ]
 		# a trailing * stands for the details after upstream's words
 		if [[ $want == *'*' ]]; then
-			[[ $stderr == "rtla osnoise: ${want%\*}"* ]]
+			[[ $stderr == "rtla osnoise hist: ${want%\*}"* ]]
 		else
-			[ "$stderr" = "rtla osnoise: $want" ]
+			[ "$stderr" = "rtla osnoise hist: $want" ]
 		fi
 	done <<-'EOF'
 		-b 0|Bucket size needs to be > 0 and <= 1000000

@@ -47,12 +47,12 @@ teardown() {
 	[ "$output" = "$help_out" ]
 }
 
-@test "an unknown osnoise mode fails with exit 1" {
+@test "an unknown osnoise mode is the one unknown-verb line, exit 1" {
 	run --separate-stderr "$RTLA" osnoise bogus
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
-	# the modes listed are top and any that come after it (hist)
-	[[ $stderr =~ ^rtla\ osnoise:\ unknown\ mode:\ \'bogus\'\ \(modes:\ top(,\ [a-z]+)*\)$ ]]
+	# the verbs listed are top and any that come after it (hist)
+	[[ $stderr =~ ^rtla\ osnoise:\ unknown\ verb:\ \'bogus\'\ \(verbs:\ top(,\ [a-z]+)*\)$ ]]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 }
 
@@ -131,7 +131,8 @@ teardown() {
 		--trace-buffer-size 1x|Invalid --trace-buffer-size: '1x' is not a valid number
 		--backend gpu|Invalid --backend: 'gpu': use auto, tracer or sampler
 		--no-such-option|unknown option: --no-such-option
-		stray-argument|unexpected argument: stray-argument
+		stray-argument|unknown verb: 'stray-argument' (verbs: hist)
+		-q stray-argument|unexpected argument: stray-argument
 		--json run.json|unexpected argument: run.json
 		--json-file -q|--json-file: file name starts with '-': '-q' (for a file of that name write ./-q)
 	EOF

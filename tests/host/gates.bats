@@ -63,13 +63,13 @@ assert d["gate"]["cpus_passed"] == int(sys.argv[1]) and d["gate"]["failures"] ==
 	promtool check metrics <"$T/h.prom"
 	p99=$(python3 -c 'import json, sys; print("%.10g" % (json.load(open(sys.argv[1]))["cpus"][0]["p99_us"] / 1e6))' "$T/h.json")
 	grep -Eq "^rtla_noise_single_percentile_seconds\{cpu=\"0\",tool=\"osnoise hist\",backend=\"sampler\",host=\".*\",percentile=\"99\"\} $p99\$" "$T/h.prom"
-	grep -Eqx "rtla osnoise: FAILED: cpu 0 p50_us [0-9]+ >= 0; 0 of 1 CPUs passed" <<<"$stderr"
+	grep -Eqx "rtla osnoise hist: FAILED: cpu 0 p50_us [0-9]+ >= 0; 0 of 1 CPUs passed" <<<"$stderr"
 	json "$T/h.json" "d['gate']['failures'][0]['value'] == d['cpus'][0]['p50_us']"
 	# top has no single noises to rank: refused before anything is measured
 	run --separate-stderr "$RTLA" osnoise top --backend sampler -d 1s --fail-if 'p99_us>5'
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
-	[ "$stderr" = "rtla osnoise: Invalid --fail-if: 'p99_us > 5': p99_us needs every single noise: use osnoise hist or hwnoise hist" ]
+	[ "$stderr" = "rtla osnoise top: Invalid --fail-if: 'p99_us > 5': p99_us needs every single noise: use osnoise hist or hwnoise hist" ]
 }
 
 @test "--junit: valid against the JUnit schema, a testcase per CPU and criterion, failures with values" {

@@ -123,7 +123,7 @@ check_text() {
 	[ "$status" -eq 0 ]
 	[ "$(sed -n 1p "$T/out")" = "# RTLA osnoise histogram" ]
 	check_text "$T/out"
-	grep -qx 'rtla osnoise: sampler backend: measured from user space, noise attributed from trace events' "$T/err"
+	grep -qx 'rtla osnoise hist: sampler backend: measured from user space, noise attributed from trace events' "$T/err"
 	# one column at most: CPU 0
 	sed -n 4p "$T/out" | grep -Eqx 'Index(   CPU-000)?'
 	! grep -q $'\033' "$T/out" || false

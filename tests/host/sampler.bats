@@ -168,7 +168,7 @@ check_rows() {
 	start_bg osnoise top --backend sampler -P d:100ms:1s -d 2s -q
 	finish_bg
 	[ "$status" -eq 1 ]
-	grep -q '^rtla osnoise: .*SCHED_DEADLINE' "$T/err"
+	grep -q '^rtla osnoise top: .*SCHED_DEADLINE' "$T/err"
 	[ "$(wc -l <"$T/err")" -eq 1 ]
 	instance_gone "$BG"
 }
@@ -241,7 +241,7 @@ check_rows() {
 	start_bg osnoise top --backend sampler -c 0 -P f:1 -d 1s -q
 	finish_bg
 	[ "$status" -eq 0 ]
-	grep -q '^rtla osnoise: warning: -P f:1 with runtime == period.*starve' "$T/err"
+	grep -q '^rtla osnoise top: warning: -P f:1 with runtime == period.*starve' "$T/err"
 }
 
 @test "sampler: --backend tracer fails clearly on a kernel without the tracer" {
@@ -249,7 +249,7 @@ check_rows() {
 	run --separate-stderr "$RTLA" osnoise top --backend tracer -d 1s -q
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
-	[[ $stderr == "rtla osnoise: "*"no osnoise tracer"*"--backend sampler" ]]
+	[[ $stderr == "rtla osnoise top: "*"no osnoise tracer"*"--backend sampler" ]]
 	run --separate-stderr "$RTLA" hwnoise --backend tracer -d 1s -q
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
@@ -270,22 +270,22 @@ check_rows() {
 @test "sampler: bad input is refused as with the tracer backend" {
 	run "$RTLA" osnoise top --backend sampler -c 9999 -d 1s
 	[ "$status" -eq 1 ]
-	[[ $output == "rtla osnoise: Invalid -c cpu list: '9999': "* ]]
+	[[ $output == "rtla osnoise top: Invalid -c cpu list: '9999': "* ]]
 	run "$RTLA" osnoise top --backend nonsense
 	[ "$status" -eq 1 ]
-	[[ $output == "rtla osnoise: Invalid --backend: 'nonsense'"* ]]
+	[[ $output == "rtla osnoise top: Invalid --backend: 'nonsense'"* ]]
 	run "$RTLA" hwnoise --backend sampler -p 500000 -d 1s
 	[ "$status" -eq 1 ]
 	[[ $output == "rtla hwnoise: Runtime longer than the period"* ]]
 	run "$RTLA" osnoise top --backend sampler -T 1x -d 1s
 	[ "$status" -eq 1 ]
-	[[ $output == "rtla osnoise: Invalid -T threshold: '1x'"* ]]
+	[[ $output == "rtla osnoise top: Invalid -T threshold: '1x'"* ]]
 	run "$RTLA" osnoise top --backend sampler -e sched -d 1s
 	[ "$status" -eq 1 ]
-	[ "$output" = "rtla osnoise: -e needs the tracer backend (the kernel osnoise tracer)" ]
+	[ "$output" = "rtla osnoise top: -e needs the tracer backend (the kernel osnoise tracer)" ]
 	run "$RTLA" osnoise top --backend sampler -C -d 1s
 	[ "$status" -eq 1 ]
-	[ "$output" = "rtla osnoise: -C needs the tracer backend (the kernel osnoise tracer)" ]
+	[ "$output" = "rtla osnoise top: -C needs the tracer backend (the kernel osnoise tracer)" ]
 	[ -z "$(ls "$TRACING/instances" | grep rtla_sampler_)" ] ||
 		[ -n "$(pgrep -x rtla)" ]
 }

@@ -34,3 +34,17 @@ command_names() {
 	rows=$(command_table) || return 1
 	cut -f1 <<<"$rows"
 }
+
+# verb_table: the names of the verb rows in the source (CLI_VERB("NAME", ...)
+# in src/), one a line, sorted; the unnamed default (hwnoise's top) has no
+# word. Fails, saying so, when it finds none: a loop over rtla's own list of
+# verbs would pass on an rtla that lists nothing.
+verb_table() {
+	local names
+	names=$(grep -rhoE 'CLI_VERB\("[a-z][a-z_-]*"' "$TOP/src" | sed -E 's/.*\("(.*)"/\1/' | sort)
+	if [ -z "$names" ]; then
+		echo "verb_table: no CLI_VERB(\"NAME\", ...) row in $TOP/src" >&2
+		return 1
+	fi
+	printf '%s\n' "$names"
+}

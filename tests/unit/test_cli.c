@@ -255,6 +255,108 @@ static void test_complete(void)
 	       "--backend\n--help\n--version\n", "after --, no option takes an argument");
 }
 
+/* ---- verbs as rows ---- */
+
+static char ran[64];
+static int ran_argc;
+
+static int verb_fn(int argc, char **argv)
+{
+	snprintf(ran, sizeof(ran), "%s", argv[0]);
+	ran_argc = argc;
+	return 0;
+}
+
+static void verb_usage(FILE *f)
+{
+	fputs("usage: a verb\n", f);
+}
+
+static const struct cli_spec show_spec = { .command = "test show", .options = options,
+					   .usage = verb_usage };
+static const struct cli_spec pids_spec = { .command = "test show", .options = options,
+					   .usage = verb_usage, .positional = CLI_COMP_PIDS };
+static const struct cli_spec add_spec = { .command = "test filter add", .options = options,
+					  .usage = verb_usage };
+static const struct cli_verb filter_rows[] = {
+	CLI_VERB("add", verb_fn, &add_spec, "add one"),
+	CLI_VERB_END
+};
+static const struct cli_spec filter_spec = { .command = "test filter", .options = options,
+					     .usage = verb_usage, .verbs = filter_rows };
+static const struct cli_verb rows[] = {
+	CLI_VERB("show", verb_fn, &show_spec, "show all", .flags = CLI_VERB_DEFAULT),
+	CLI_VERB("filter", NULL, &filter_spec, "filters"),
+	CLI_VERB_END
+};
+static const struct cli_verb pid_rows[] = {
+	CLI_VERB("show", verb_fn, &pids_spec, "show all", .flags = CLI_VERB_DEFAULT),
+	CLI_VERB("run", verb_fn, &show_spec, "run one"),
+	CLI_VERB_END
+};
+static const struct cli_spec verb_spec = { .command = "test", .options = options,
+					   .usage = usage, .verbs = rows };
+static const struct cli_spec pid_spec = { .command = "test", .options = options,
+					  .usage = usage, .verbs = pid_rows };
+
+/* Dispatch "test WORDS..." on SPEC; stderr into ERR, the status returned. */
+static int dispatch(const struct cli_spec *sp, char *err, size_t len, ...)
+{
+	char *argv[16] = { "test" };
+	FILE *ferr = tmpfile();
+	int saved = dup(2), argc = 1, ret;
+	size_t n;
+	va_list ap;
+
+	va_start(ap, len);
+	while (argc < 15 && (argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	ran[0] = '\0';
+	msg_set_prefix("rtla test: ");
+	dup2(fileno(ferr), 2);
+	ret = cli_run_verbs(sp, argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(ferr);
+	n = fread(err, 1, len - 1, ferr);
+	err[n] = '\0';
+	fclose(ferr);
+	return ret;
+}
+
+static void test_verbs(void)
+{
+	char err[256];
+
+	is_int(dispatch(&verb_spec, err, sizeof(err), "filter", "add", "x", NULL), 0,
+	       "a verb of a verb runs");
+	is_str(ran, "add", "its row's function, argv[0] the verb");
+	is_int(ran_argc, 2, "with the words after it");
+	is_int(dispatch(&verb_spec, err, sizeof(err), "-q", NULL), 0, "an option first: the default");
+	is_str(ran, "test", "the default gets the command's argv");
+	is_int(dispatch(&verb_spec, err, sizeof(err), NULL), 0, "no word: the default");
+	is_str(ran, "test", "the default ran");
+	is_int(dispatch(&verb_spec, err, sizeof(err), "shwo", NULL), 1, "an unknown verb: exit 1");
+	is_str(err, "rtla test: unknown verb: 'shwo' (verbs: show, filter)\n", "the one line");
+	is_str(ran, "", "nothing ran");
+	is_int(dispatch(&verb_spec, err, sizeof(err), "filter", "ad", NULL), 1, "unknown below");
+	is_str(err, "rtla test filter: unknown verb: 'ad' (verbs: add)\n",
+	       "the prefix names the verb typed");
+	is_int(dispatch(&verb_spec, err, sizeof(err), "filter", NULL), 1, "no verb where none is default");
+	is_str(err, "rtla test filter: no verb given (verbs: add)\n", "says so, with the verbs");
+	is_int(dispatch(&verb_spec, err, sizeof(err), "1234", NULL), 1,
+	       "a number is no verb where the default takes no PIDs");
+	is_int(dispatch(&pid_spec, err, sizeof(err), "1234", NULL), 0,
+	       "a number goes to a default that takes PIDs");
+	is_str(ran, "test", "the default with its PID");
+	is_int(dispatch(&pid_spec, err, sizeof(err), "frob", NULL), 1, "a word does not");
+	is_str(err, "rtla test: unknown verb: 'frob' (verbs: show, run)\n", "the one line");
+	ok(cli_verb_find(&verb_spec, "filter") == &rows[1], "cli_verb_find");
+	ok(cli_verb_find(&verb_spec, "add") == NULL, "only its own level");
+}
+
 int main(void)
 {
 	test_parse();
@@ -262,5 +364,6 @@ int main(void)
 	test_help_version();
 	test_help_lines();
 	test_complete();
+	test_verbs();
 	return tap_done();
 }

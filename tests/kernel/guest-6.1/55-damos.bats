@@ -8,6 +8,8 @@
 		run "$RTLA" damos $args
 		echo "damos $args -> $status: $output"
 		[ "$status" -eq 1 ]
-		[ "$output" = "rtla damos: no DAMON sysfs interface: /sys/kernel/mm/damon/admin is missing (this kernel was built without CONFIG_DAMON_SYSFS)" ]
+		# the prefix names the verb typed ("rtla damos filter add: ")
+		[[ $output =~ ^rtla\ damos(\ (start|filter\ add|commit|stop))?:\ (.*)$ ]]
+		[ "${BASH_REMATCH[3]}" = "no DAMON sysfs interface: /sys/kernel/mm/damon/admin is missing (this kernel was built without CONFIG_DAMON_SYSFS)" ]
 	done
 }

@@ -154,7 +154,7 @@ biggest_size() {
 		filter add -k 3 anon|-k 3: no such kdamond
 		filter rm filters/9|no such filter: filters/9
 		filter set filters/0 addr 0x5000-0x1000|addr range is empty or reversed
-		filter frob|filter needs add, rm or set
+		filter frob|rtla damos filter: unknown verb: 'frob' (verbs: add, rm, set)
 		start --pid $dead|target 0: pid $dead is not a running process; nothing was written
 		start --paddr|cannot add a kdamond while kdamond 0 runs
 		start --pid $(victim) -k 0|kdamond 0 is running: stop it first
@@ -249,7 +249,7 @@ biggest_size() {
 	run "$RTLA" damos filter rm filters/0
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[[ $output == "rtla damos: another rtla damos (pid $first) is writing DAMON"* ]]
+	[[ $output == "rtla damos filter rm: another rtla damos (pid $first) is writing DAMON"* ]]
 	wait $first
 }
 
@@ -262,7 +262,7 @@ biggest_size() {
 	run "$RTLA" damos commit
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ ${lines[0]} == "rtla damos: warning: rtla damos (pid "*") died while changing kdamond 0: its files are put back to what the kdamond ran before" ]]
+	[[ ${lines[0]} == "rtla damos commit: warning: rtla damos (pid "*") died while changing kdamond 0: its files are put back to what the kdamond ran before" ]]
 	[ "$(config)" = "$before" ]
 }
 

@@ -40,7 +40,7 @@ run_split() {
 	[[ $out == *'"parport": false,'* && $out == *'"pata_parport": false,'* ]]
 	run_split "$RTLA" parport add parport0 epat
 	[ "$status" -eq 1 ]
-	[[ $err == "rtla parport: pata_parport is not loaded"*"modprobe pata_parport probe=0"* ]]
+	[[ $err == "rtla parport add: pata_parport is not loaded"*"modprobe pata_parport probe=0"* ]]
 }
 
 @test "parport with ports only: both ISA ports, and pata_parport named" {
@@ -85,9 +85,9 @@ ppfake rtla_ppfake - 0" ]
 @test "add on a port a device holds is refused before anything is written" {
 	run_split "$RTLA" parport add parport0 epat
 	[ "$status" -eq 1 ]
-	[ "$err" = "rtla parport: parport0 is held by pata_parport (pata_parport.0, protocol ppfake): the driver would wait for it to be released, which never happens while that device exists; delete it first" ]
+	[ "$err" = "rtla parport add: parport0 is held by pata_parport (pata_parport.0, protocol ppfake): the driver would wait for it to be released, which never happens while that device exists; delete it first" ]
 	run_split "$RTLA" parport add parport0 ppfake
-	[ "$err" = "rtla parport: parport0 already has a ppfake device: pata_parport.0" ]
+	[ "$err" = "rtla parport add: parport0 already has a ppfake device: pata_parport.0" ]
 }
 
 @test "delete removes the device, written without a newline; a second delete is explained" {
@@ -101,7 +101,7 @@ ppfake rtla_ppfake - 0" ]
 	[ ! -e /sys/block/sda ]
 	run_split "$RTLA" parport delete pata_parport.0
 	[ "$status" -eq 1 ]
-	[ "$err" = "rtla parport: no device pata_parport.0 (devices: none)" ]
+	[ "$err" = "rtla parport delete: no device pata_parport.0 (devices: none)" ]
 }
 
 @test "add PORT PROTOCOL MODE: a named mode, with the kernel's log line" {
@@ -119,38 +119,38 @@ ppfake rtla_ppfake - 0" ]
 @test "no adapter: the kernel's Adapter not found turned into a sentence" {
 	run_split "$RTLA" parport add parport0 epat 0
 	[ "$status" -eq 1 ]
-	[ "$err" = 'rtla parport: no epat adapter answered on parport0 (the kernel logged "epat pata_parport.0: Adapter not found"): check that the adapter is powered and cabled, and that epat is its protocol, or try without a MODE' ]
+	[ "$err" = 'rtla parport add: no epat adapter answered on parport0 (the kernel logged "epat pata_parport.0: Adapter not found"): check that the adapter is powered and cabled, and that epat is its protocol, or try without a MODE' ]
 }
 
 @test "a protocol that is not registered, a module name, a known protocol not loaded" {
 	run_split "$RTLA" parport add parport0 bogus
 	[ "$status" -eq 1 ]
-	[ "$err" = "rtla parport: no protocol bogus is registered (registered: epat, ppfake)" ]
+	[ "$err" = "rtla parport add: no protocol bogus is registered (registered: epat, ppfake)" ]
 	run_split "$RTLA" parport add parport0 kbic
-	[ "$err" = "rtla parport: kbic is a module, not a protocol: it registers k951 or k971; give one of those (after modprobe of the module)" ]
+	[ "$err" = "rtla parport add: kbic is a module, not a protocol: it registers k951 or k971; give one of those (after modprobe of the module)" ]
 	run_split "$RTLA" parport add parport0 k951
-	[ "$err" = "rtla parport: protocol k951 is not registered: load its module (modprobe kbic); registered now: epat, ppfake" ]
+	[ "$err" = "rtla parport add: protocol k951 is not registered: load its module (modprobe kbic); registered now: epat, ppfake" ]
 }
 
 @test "bad port names and numbers are refused before writing" {
 	run_split "$RTLA" parport add lpt0 epat
 	[ "$status" -eq 1 ]
-	[ "$err" = "rtla parport: not a port name (parportN or auto): lpt0" ]
+	[ "$err" = "rtla parport add: not a port name (parportN or auto): lpt0" ]
 	run_split "$RTLA" parport add parport7 epat
-	[[ $err == "rtla parport: no port parport7 (ports: parport0, parport1)" ]]
+	[[ $err == "rtla parport add: no port parport7 (ports: parport0, parport1)" ]]
 	run_split "$RTLA" parport add parport0 epat 6
-	[ "$err" = "rtla parport: protocol epat has modes 0 to 5 (4-bit to EPP-32), not 6" ]
+	[ "$err" = "rtla parport add: protocol epat has modes 0 to 5 (4-bit to EPP-32), not 6" ]
 	run_split "$RTLA" parport add parport0 epat 0 1
-	[ "$err" = "rtla parport: protocol epat has only unit 0, not unit 1" ]
+	[ "$err" = "rtla parport add: protocol epat has only unit 0, not unit 1" ]
 	run_split "$RTLA" parport add parport0 epat x
-	[ "$err" = "rtla parport: MODE must be a number from -1 (auto) to 63: x" ]
+	[ "$err" = "rtla parport add: MODE must be a number from -1 (auto) to 63: x" ]
 }
 
 @test "parport1: the 6.12 driver's parport0-only limit is explained" {
 	run_split "$RTLA" parport add parport1 ppfake
 	[ "$status" -eq 1 ]
 	[[ $err == *"warning: parport1: the pata_parport driver of Linux 6.3 to 6.12 only admits parport0"* ]]
-	[[ $err == *"rtla parport: no device was created on parport1 (No such device, nothing logged): the pata_parport driver of Linux 6.3 to 6.12 only admits parport0"* ]]
+	[[ $err == *"rtla parport add: no device was created on parport1 (No such device, nothing logged): the pata_parport driver of Linux 6.3 to 6.12 only admits parport0"* ]]
 	[ ! -e /sys/bus/pata_parport/devices/pata_parport.0 ]
 }
 
