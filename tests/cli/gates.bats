@@ -86,6 +86,36 @@ EOF_CASES
 	[ "$stderr" = "rtla compare: $BATS_TEST_TMPDIR/cap.json: not a record of a noise tool (no \"cpus\"; write one with -J or --json-file)" ]
 }
 
+@test "rtla compare: a record of another command is refused, one line and exit 1" {
+	"$RTLA" dhry -i 1000 -J >"$BATS_TEST_TMPDIR/dhry.json"
+	for order in "$F/base.json $BATS_TEST_TMPDIR/dhry.json" "$BATS_TEST_TMPDIR/dhry.json $F/base.json"; do
+		echo "compare $order"
+		# shellcheck disable=SC2086
+		run --separate-stderr "$RTLA" compare $order
+		echo "-> $status: '$stderr'"
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$stderr" = "rtla compare: $BATS_TEST_TMPDIR/dhry.json: not a record of a noise tool (its schema is 'rtla-dhry'; compare takes records of osnoise top, osnoise hist, hwnoise and hwnoise hist)" ]
+	done
+}
+
+@test "rtla compare: a figure absent from both records is not compared and not a regression" {
+	for rec in base new; do
+		python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["cpus"]:
+    c.pop("hw_count")
+    c["nmi_count"] = None
+json.dump(d, open(sys.argv[2], "w"))' "$F/$rec.json" "$BATS_TEST_TMPDIR/$rec.json"
+	done
+	run --separate-stderr "$RTLA" compare --max-increase max_single_us=2000 \
+		"$BATS_TEST_TMPDIR/base.json" "$BATS_TEST_TMPDIR/new.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	run ! grep -Eq 'hw_count|nmi_count' <<<"$output"
+}
+
 @test "--junit and --prometheus: a destination that cannot be written is refused before measuring" {
 	d=$BATS_TEST_TMPDIR/out
 	mkdir "$d"
