@@ -503,7 +503,7 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 			  elapsed < p->duration_s;
 	if (gate && finish_gate(&run, &verdict, elapsed))
 		status = EXIT_ERROR;
-	else if (verdict.first_failed >= 0)
+	else if (verdict.failed)
 		status = EXIT_STOPPED;
 	if (!write_records(&run, record, json, elapsed))
 		status = EXIT_ERROR;

@@ -294,6 +294,13 @@ void gate_figures(const struct noise_run *run, int cpu, struct gate_figures *f)
 		figures_of_hist(run->hist, cpu, f);
 }
 
+uint64_t gate_lost(const struct noise_run *run)
+{
+	if (run->missed_events == UINT64_MAX || run->lost_samples == UINT64_MAX)
+		return UINT64_MAX;
+	return run->missed_events + run->lost_samples;
+}
+
 int gate_evaluate(const struct noise_run *run, const struct gate_criteria *c,
 		  struct gate_verdict *v)
 {
@@ -301,6 +308,8 @@ int gate_evaluate(const struct noise_run *run, const struct gate_criteria *c,
 
 	memset(v, 0, sizeof(*v));
 	v->first_failed = -1;
+	v->lost = gate_lost(run);
+	v->failed = c->len && v->lost;
 	v->results = calloc((size_t)CPU_COUNT(&p->cpus) * (c->len ? c->len : 1), sizeof(*v->results));
 	if (!v->results)
 		return -ENOMEM;
@@ -321,6 +330,7 @@ int gate_evaluate(const struct noise_run *run, const struct gate_criteria *c,
 			r->failed = !r->have || gate_holds(c->items[i].op, r->value, c->items[i].limit);
 			if (r->failed && v->first_failed < 0)
 				v->first_failed = v->nr_results;
+			v->failed |= r->failed;
 			cpu_failed |= r->failed;
 			v->nr_results++;
 		}
@@ -354,6 +364,15 @@ void gate_summary(const struct gate_criteria *c, const struct gate_verdict *v, c
 	const struct gate_criterion *cr;
 	char value[32];
 
+	if (v->failed && v->first_failed < 0) {
+		if (v->lost == UINT64_MAX)
+			snprintf(buf, len, "FAILED: an unknown number of events lost: the figures "
+				 "are incomplete");
+		else
+			snprintf(buf, len, "FAILED: %llu events or samples lost: the figures are "
+				 "incomplete", (unsigned long long)v->lost);
+		return;
+	}
 	if (v->first_failed < 0) {
 		snprintf(buf, len, "passed: %d criteri%s on %d CPU%s", c->len,
 			 c->len == 1 ? "on" : "a", v->nr_cpus, v->nr_cpus == 1 ? "" : "s");

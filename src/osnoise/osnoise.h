@@ -296,6 +296,7 @@ struct noise_run {
 	unsigned *periods;		/* completed periods by CPU (params->nr_cpus) */
 	uint64_t processed_events;
 	uint64_t missed_events;		/* UINT64_MAX: some lost, count unknown */
+	uint64_t lost_samples;		/* the sampler's gaps and periods its rings dropped */
 
 	time_t start_time;		/* wall clock, for the duration line */
 	bool stop_hit;			/* a stop condition was hit */

@@ -432,9 +432,14 @@ static int sampler_collect(struct noise_run *run)
 	if (s->trace && run->stop_requested < 2 && smp_trace_drain(s->trace, &s->attr, run) &&
 	    run->stop_requested < 2)
 		debug_msg("sampler: reading the trace buffers failed");
-	for (int cpu = 0; cpu < s->nr_cpus; cpu++)
-		if (s->sp[cpu])
-			collect_cpu(run, s, s->sp[cpu], phead[cpu], ghead[cpu]);
+	run->lost_samples = 0;
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+		if (!s->sp[cpu])
+			continue;
+		collect_cpu(run, s, s->sp[cpu], phead[cpu], ghead[cpu]);
+		/* what the figures lack: a gate must not pass on it */
+		run->lost_samples += s->attr.cpu[cpu].st.lost + atomic_load(&s->sp[cpu]->prec_lost);
+	}
 
 	if (s->attr.stop.hit && !s->stop_seen && !atomic_load(&s->halted)) {
 		s->stop_seen = true;

@@ -28,6 +28,17 @@ hwnoise hist|p99_us>|rtla hwnoise: Invalid --fail-if: 'p99_us>': expected a numb
 EOF_CASES
 }
 
+@test "--fail-if with -T at or above the runtime is refused: no noise could reach the threshold" {
+	for t in 750000 99999999999999; do
+		echo "hwnoise -T $t"
+		run --separate-stderr "$RTLA" hwnoise --backend sampler -d 2s -T "$t" --fail-if 'max_single_us>20'
+		echo "-> $status: '$stderr'"
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$stderr" = "rtla hwnoise: Invalid -T for --fail-if: threshold $t us >= runtime 750000 us: no noise can reach it, every figure would be 0" ]
+	done
+}
+
 @test "rtla compare: the per-CPU table of two records, exit 2 on a regression" {
 	run --separate-stderr "$RTLA" compare "$F/base.json" "$F/new.json"
 	[ "$status" -eq 2 ]
