@@ -280,6 +280,13 @@ static void print_final(struct noise_run *run)
 	if (run->tool->print_live && !run->params->quiet && !run->params->debug)
 		fputs("\033c", stdout);
 	run->tool->print_final(stdout, run, time(NULL));
+	/*
+	 * The backend's note on stderr, since stdout is upstream's text alone;
+	 * after the table, and not when stdout failed: a reader that left or a
+	 * full disk gets no line but the error's.
+	 */
+	if (run->note && !fflush(stdout) && !ferror(stdout))
+		info_msg("%s", run->note);
 }
 
 /*

@@ -348,9 +348,6 @@ void noise_hist_print(FILE *f, const struct noise_run *run, time_t now)
 	struct column *col;
 	int ncol;
 
-	/* stdout is upstream's text alone */
-	if (run->note)
-		info_msg("%s", run->note);
 	ncol = columns_new(run, &col);
 	if (ncol < 0) {
 		err_msg("out of memory for the histogram");

@@ -103,11 +103,9 @@ void noise_table_print(FILE *f, const struct noise_run *run, time_t now)
 	noise_print_missed(f, run);
 }
 
-/* What stays on the screen: the backend's note, then the last table. */
+/* What stays on the screen: the last table. */
 void noise_top_print_final(FILE *f, const struct noise_run *run, time_t now)
 {
-	if (run->note)
-		fprintf(f, "%s\n", run->note);
 	noise_table_print(f, run, now);
 }
 
