@@ -468,11 +468,16 @@ void noise_hist_json(struct json *j, const struct noise_run *run)
 
 /* ---- the tool: osnoise hist's options, usage and row ---------------------------- */
 
-const char noise_hist_synopsis[] =
-	"[-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n"
-	"	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n"
-	"	  [-c cpu-list] [-H cpu-list] [-P priority] [-b N] [-E N] [--no-header] [--no-summary] \\\n"
-	"	  [--no-index] [--with-zeros] [-C [cgroup_name]] [--warm-up]";
+#define HIST_SYNOPSIS \
+	"[-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n" \
+	"	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n" \
+	"	  [-c cpu-list] [-H cpu-list] [-P priority] [-b N] [-E N] [--no-header] [--no-summary] \\\n" \
+	"	  [--no-index] [--with-zeros] [-C [cgroup_name]] "
+
+/* upstream's bytes: "[--warm-up]" without its argument (its option line says "s") */
+const char noise_hist_synopsis[] = HIST_SYNOPSIS "[--warm-up]";
+/* hwnoise hist is ours: its usage names the argument */
+const char noise_hist_synopsis_ours[] = HIST_SYNOPSIS "[--warm-up s]";
 
 static void hist_usage(FILE *f)
 {

@@ -341,7 +341,7 @@ extern const struct cli_spec osnoise_top_cli, osnoise_hist_cli;
  */
 void noise_usage(FILE *f, const struct cli_spec *spec, const char *usage_name,
 		 const char *description, const char *synopsis);
-extern const char noise_top_synopsis[], noise_hist_synopsis[];
+extern const char noise_top_synopsis[], noise_hist_synopsis[], noise_hist_synopsis_ours[];
 
 /* 0, or CLI_EXIT / CLI_ERROR (cli.h) with the help or the error printed. */
 int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,
