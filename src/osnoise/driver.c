@@ -33,6 +33,7 @@
 #include "record.h"
 #include "top.h"
 #include "tui.h"
+#include "util.h"
 
 /*
  * The hand-over: what the backends call with each period and each single
@@ -123,7 +124,7 @@ static void install_signals(struct noise_run *run)
 	if (wake_fds[0] < 0 && pipe2(wake_fds, O_CLOEXEC | O_NONBLOCK))
 		wake_fds[0] = wake_fds[1] = -1;	/* then a tick it is */
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
 		sigaction(stop_signals[i], &sa, NULL);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		sigaction(sig, &sa, NULL);

@@ -18,6 +18,7 @@
 #include "osnoise/hist.h"
 #include "osnoise/osnoise.h"
 #include "osnoise/top.h"
+#include "util.h"
 
 const struct gate_metric_info gate_metrics[GATE_NR_METRICS] = {
 	[GATE_MAX_SINGLE] = { "max_single_us", GATE_UNIT_US, false, false,
@@ -97,7 +98,7 @@ static int read_op(const char **s, enum gate_op *op)
 {
 	static const enum gate_op order[] = { GATE_GE, GATE_LE, GATE_EQ, GATE_NE, GATE_GT, GATE_LT };
 
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
 		size_t n = strlen(op_names[order[i]]);
 
 		if (!strncmp(*s, op_names[order[i]], n)) {
@@ -140,7 +141,7 @@ static int unit_scale(enum gate_unit unit, const char *u, double *scale)
 
 	switch (unit) {
 	case GATE_UNIT_US:
-		for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(times); i++) {
 			if (!strcmp(u, times[i].name)) {
 				*scale = times[i].to_us;
 				return 0;

@@ -19,6 +19,7 @@
 #include "msg.h"
 #include "osnoise/hist.h"
 #include "osnoise/top.h"
+#include "util.h"
 
 #define MAP_MIN_BITS	6	/* 64 slots to start with, 1 KiB */
 
@@ -382,7 +383,7 @@ static const struct {
 	{ "p9999_us", 9999 },
 };
 
-#define NR_PERCENTILES (sizeof(percentiles) / sizeof(percentiles[0]))
+#define NR_PERCENTILES ARRAY_SIZE(percentiles)
 
 static void json_no_samples(struct json *j, const struct hist_cpu *c)
 {

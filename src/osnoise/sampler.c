@@ -21,6 +21,7 @@
 #include "msg.h"
 #include "sysroot.h"
 #include "osnoise/sampler.h"
+#include "util.h"
 
 #define CHUNK_NS	1000000ull	/* how often a spinner looks at its command */
 #define PERIOD_REC_MAX	16384		/* period records per CPU between drains */
@@ -259,7 +260,7 @@ static void check_raw_clock(void)
 	if (sysroot_read("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 			 cs, sizeof(cs)) < 0)
 		return;
-	for (size_t i = 0; i < sizeof(vdso) / sizeof(vdso[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(vdso); i++)
 		if (!strcmp(cs, vdso[i]))
 			return;
 	warn_msg("sampler: clocksource %s has no vDSO read: every clock read of the spinners "

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "osnoise/sampler.h"
+#include "util.h"
 
 #define CLASS_OS	((1u << SAMPLER_IRQ) | (1u << SAMPLER_SOFTIRQ) | (1u << SAMPLER_THREAD))
 
@@ -165,7 +166,7 @@ static int cover_class(const struct cover *cv)
 	static const int order[] = { SAMPLER_THREAD, SAMPLER_SOFTIRQ, SAMPLER_IRQ, SAMPLER_NMI };
 	int best = SAMPLER_HW;
 
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
 		int k = order[i];
 
 		if (!(cv->mask & (1u << k)))
@@ -386,7 +387,7 @@ static void print_event(const struct sampler_attr *a, FILE *f, const struct samp
 		fprintf(f, " %s(%d)", type_name(a, e), e->arg);
 		break;
 	case SAMPLER_EV_SOFTIRQ:
-		if (e->arg >= 0 && e->arg < (int)(sizeof(softirq_names) / sizeof(softirq_names[0])))
+		if (e->arg >= 0 && e->arg < (int)ARRAY_SIZE(softirq_names))
 			fprintf(f, " softirq:%s", softirq_names[e->arg]);
 		else
 			fprintf(f, " softirq:%d", e->arg);

@@ -29,6 +29,7 @@
 #include "osnoise/sampler.h"
 #include "trace_events.h"
 #include "trace_instance.h"
+#include "util.h"
 
 #define INSTANCE_PREFIX	"rtla_sampler_"
 
@@ -281,7 +282,7 @@ static int configure(struct sampler_trace *t, int nr_cpus, long long buffer_kb)
 				  strerror(errno));
 	if (tracefs_instance_set_affinity_set(t->ti.tfs, &t->cpus, sizeof(t->cpus)) < 0)
 		return -errno;
-	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(wanted); i++) {
 		if (tracefs_event_enable(t->ti.tfs, wanted[i].system, wanted[i].event) < 0) {
 			if (wanted[i].needed)
 				warn_msg("sampler: %s:%s events not available: noise they cause "

@@ -13,6 +13,7 @@
 #include "json.h"
 #include "osnoise.h"
 #include "top.h"
+#include "util.h"
 
 /* top's sink: every period folded into its CPU's totals */
 int noise_top_sink_new(struct noise_run *run)
@@ -145,7 +146,7 @@ void noise_top_json(struct json *j, const struct noise_run *run)
 			};
 
 			json_str(j, "reason", "no period completed on this CPU");
-			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
 				if (k < 7 || run->tool->os_columns)
 					json_null(j, keys[k]);
 			json_object_end(j);
