@@ -20,7 +20,7 @@
 #define BUCKETS 32
 
 /* oslat's method, written afresh: fenced read, ceil(delta in us), count it. */
-static double oslat_style(const struct smp_clock *ck, uint64_t ticks, uint64_t thr)
+static double oslat_style(const struct sampler_clock *ck, uint64_t ticks, uint64_t thr)
 {
 	static uint64_t hist[BUCKETS];
 	uint64_t per_us = (uint64_t)(ck->mhz + 0.5), prev, now, end, iters = 0, noise = 0;
@@ -41,16 +41,16 @@ static double oslat_style(const struct smp_clock *ck, uint64_t ticks, uint64_t t
 		prev = now;
 		iters++;
 	} while (now < end);
-	return (double)smp_ticks_to_ns(ck, ticks - noise) / iters;
+	return (double)sampler_ticks_to_ns(ck, ticks - noise) / iters;
 }
 
-static double ours(const struct smp_clock *ck, uint64_t ticks, uint64_t thr)
+static double ours(const struct sampler_clock *ck, uint64_t ticks, uint64_t thr)
 {
-	struct smp_prec r;
+	struct sampler_period_rec r;
 
-	if (smp_spin_for(ck, ticks, thr, &r))
+	if (sampler_spin_for(ck, ticks, thr, &r))
 		exit(1);
-	return (double)smp_ticks_to_ns(ck, r.end - r.start - r.sum) / r.iters;
+	return (double)sampler_ticks_to_ns(ck, r.end - r.start - r.sum) / r.iters;
 }
 
 static int cmp(const void *a, const void *b)
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 {
 	int cpu = argc > 1 ? atoi(argv[1]) : 0, rounds = argc > 2 ? atoi(argv[2]) : 5;
 	double secs = argc > 3 ? atof(argv[3]) : 1.0, a[64], b[64];
-	struct smp_clock ck;
+	struct sampler_clock ck;
 	uint64_t ticks, thr;
 	cpu_set_t set;
 
@@ -76,12 +76,12 @@ int main(int argc, char **argv)
 		perror("sched_setaffinity");
 		return 1;
 	}
-	if (smp_clock_init(&ck, true) || !ck.tsc) {
+	if (sampler_clock_init(&ck, true) || !ck.tsc) {
 		fprintf(stderr, "resolution: needs a usable TSC\n");
 		return 1;
 	}
-	ticks = smp_ns_to_ticks(&ck, (uint64_t)(secs * 1e9));
-	thr = smp_ns_to_ticks(&ck, 1000);
+	ticks = sampler_ns_to_ticks(&ck, (uint64_t)(secs * 1e9));
+	thr = sampler_ns_to_ticks(&ck, 1000);
 	for (int i = 0; i < rounds; i++) {
 		a[i] = ours(&ck, ticks, thr);
 		b[i] = oslat_style(&ck, ticks, thr);

@@ -26,6 +26,7 @@
 #include "msg.h"
 #include "output.h"
 #include "parse.h"
+#include "util.h"
 
 enum { OPT_TOLERANCE = CLI_LONG, OPT_MAX_INCREASE };
 
@@ -157,12 +158,26 @@ static int parse_max_increase(const char *s, struct limits *l, char *err)
 	return 0;
 }
 
-/* A noise record: an object with the envelope and a "cpus" array. */
+/* The schema names of the records a noise tool writes (json_record_begin()). */
+static const char *const noise_schemas[] = {
+	"rtla-osnoise-top", "rtla-osnoise-hist", "rtla-hwnoise", "rtla-hwnoise-hist",
+};
+
+static bool is_noise_schema(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(noise_schemas); i++)
+		if (!strcmp(name, noise_schemas[i]))
+			return true;
+	return false;
+}
+
+/* A noise record: an object with the envelope of a noise tool and a "cpus" array. */
 static struct jv *load_record(const char *path)
 {
 	char err[JV_ERR_MAX];
 	struct jv *v = jv_parse_file(path, err);
 	const struct jv *cpus;
+	const char *schema;
 
 	if (!v) {
 		err_msg("%s: %s", path, err);
@@ -172,6 +187,15 @@ static struct jv *load_record(const char *path)
 	if (v->type != JV_OBJ || !cpus || cpus->type != JV_ARR || !jv_get(v, "schema")) {
 		err_msg("%s: not a record of a noise tool (no \"cpus\"; write one with -J or "
 			"--json-file)", path);
+		jv_free(v);
+		return NULL;
+	}
+	/* another command's record has "cpus" too (dhry): its figures are not noise */
+	schema = jv_str(jv_get(v, "schema"), "name", "");
+	if (!is_noise_schema(schema)) {
+		err_msg("%s: not a record of a noise tool (its schema is '%s'; compare takes "
+			"records of osnoise top, osnoise hist, hwnoise and hwnoise hist)", path,
+			schema);
 		jv_free(v);
 		return NULL;
 	}

@@ -17,11 +17,16 @@
 
 #define HW_RUNTIME_US	750000LL	/* 75 % of the period, so that the CPU makes progress */
 
-/* upstream prints the empty mode of hwnoise too: two spaces before "[-h]" */
+/*
+ * upstream prints the empty mode of hwnoise too: two spaces before "[-h]";
+ * its usage knows no hist, ours says so after upstream's lines
+ */
 static void hwnoise_usage(FILE *f)
 {
 	noise_usage(f, &hwnoise_cli, "hwnoise ", "a summary of hardware-related noise",
 		    noise_top_synopsis);
+	fputs("\n  rtla hwnoise hist [-h] ...: the same noise as a per-cpu histogram "
+	      "(not in upstream rtla)\n", f);
 }
 
 static void hwnoise_hist_usage(FILE *f);
@@ -36,7 +41,8 @@ static const struct cli_spec hwnoise_hist_cli = {
 static void hwnoise_hist_usage(FILE *f)
 {
 	noise_usage(f, &hwnoise_hist_cli, "hwnoise hist",
-		    "a per-cpu histogram of the hardware-related noise", noise_hist_synopsis);
+		    "a per-cpu histogram of the hardware-related noise",
+		    noise_hist_synopsis_ours);
 }
 
 static int hwnoise_top_main(int argc, char **argv);

@@ -190,6 +190,8 @@ int actions_run(const struct action_list *list, struct noise_run *run,
 	struct action_outcome o = { .failed = -1 };
 	int ret = 0;
 
+	/* the table printed so far goes first: a shell command writes to the same stdout */
+	fflush(stdout);
 	for (int i = 0; i < list->len && !ret; i++) {
 		const struct action *a = &list->items[i];
 

@@ -33,6 +33,7 @@
 #include "record.h"
 #include "top.h"
 #include "tui.h"
+#include "util.h"
 
 /*
  * The hand-over: what the backends call with each period and each single
@@ -123,7 +124,7 @@ static void install_signals(struct noise_run *run)
 	if (wake_fds[0] < 0 && pipe2(wake_fds, O_CLOEXEC | O_NONBLOCK))
 		wake_fds[0] = wake_fds[1] = -1;	/* then a tick it is */
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
 		sigaction(stop_signals[i], &sa, NULL);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		sigaction(sig, &sa, NULL);
@@ -280,6 +281,13 @@ static void print_final(struct noise_run *run)
 	if (run->tool->print_live && !run->params->quiet && !run->params->debug)
 		fputs("\033c", stdout);
 	run->tool->print_final(stdout, run, time(NULL));
+	/*
+	 * The backend's note on stderr, since stdout is upstream's text alone;
+	 * after the table, and not when stdout failed: a reader that left or a
+	 * full disk gets no line but the error's.
+	 */
+	if (run->note && !fflush(stdout) && !ferror(stdout))
+		info_msg("%s", run->note);
 }
 
 /*
@@ -495,7 +503,7 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 			  elapsed < p->duration_s;
 	if (gate && finish_gate(&run, &verdict, elapsed))
 		status = EXIT_ERROR;
-	else if (verdict.first_failed >= 0)
+	else if (verdict.failed)
 		status = EXIT_STOPPED;
 	if (!write_records(&run, &rec, elapsed))
 		status = EXIT_ERROR;

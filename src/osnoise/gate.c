@@ -18,6 +18,7 @@
 #include "osnoise/hist.h"
 #include "osnoise/osnoise.h"
 #include "osnoise/top.h"
+#include "util.h"
 
 const struct gate_metric_info gate_metrics[GATE_NR_METRICS] = {
 	[GATE_MAX_SINGLE] = { "max_single_us", GATE_UNIT_US, false, false,
@@ -97,7 +98,7 @@ static int read_op(const char **s, enum gate_op *op)
 {
 	static const enum gate_op order[] = { GATE_GE, GATE_LE, GATE_EQ, GATE_NE, GATE_GT, GATE_LT };
 
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
 		size_t n = strlen(op_names[order[i]]);
 
 		if (!strncmp(*s, op_names[order[i]], n)) {
@@ -140,7 +141,7 @@ static int unit_scale(enum gate_unit unit, const char *u, double *scale)
 
 	switch (unit) {
 	case GATE_UNIT_US:
-		for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(times); i++) {
 			if (!strcmp(u, times[i].name)) {
 				*scale = times[i].to_us;
 				return 0;
@@ -294,6 +295,13 @@ void gate_figures(const struct noise_run *run, int cpu, struct gate_figures *f)
 		figures_of_hist(run->hist, cpu, f);
 }
 
+uint64_t gate_lost(const struct noise_run *run)
+{
+	if (run->missed_events == UINT64_MAX || run->lost_samples == UINT64_MAX)
+		return UINT64_MAX;
+	return run->missed_events + run->lost_samples;
+}
+
 int gate_evaluate(const struct noise_run *run, const struct gate_criteria *c,
 		  struct gate_verdict *v)
 {
@@ -301,6 +309,8 @@ int gate_evaluate(const struct noise_run *run, const struct gate_criteria *c,
 
 	memset(v, 0, sizeof(*v));
 	v->first_failed = -1;
+	v->lost = gate_lost(run);
+	v->failed = c->len && v->lost;
 	v->results = calloc((size_t)CPU_COUNT(&p->cpus) * (c->len ? c->len : 1), sizeof(*v->results));
 	if (!v->results)
 		return -ENOMEM;
@@ -321,6 +331,7 @@ int gate_evaluate(const struct noise_run *run, const struct gate_criteria *c,
 			r->failed = !r->have || gate_holds(c->items[i].op, r->value, c->items[i].limit);
 			if (r->failed && v->first_failed < 0)
 				v->first_failed = v->nr_results;
+			v->failed |= r->failed;
 			cpu_failed |= r->failed;
 			v->nr_results++;
 		}
@@ -354,6 +365,15 @@ void gate_summary(const struct gate_criteria *c, const struct gate_verdict *v, c
 	const struct gate_criterion *cr;
 	char value[32];
 
+	if (v->failed && v->first_failed < 0) {
+		if (v->lost == UINT64_MAX)
+			snprintf(buf, len, "FAILED: an unknown number of events lost: the figures "
+				 "are incomplete");
+		else
+			snprintf(buf, len, "FAILED: %llu events or samples lost: the figures are "
+				 "incomplete", (unsigned long long)v->lost);
+		return;
+	}
 	if (v->first_failed < 0) {
 		snprintf(buf, len, "passed: %d criteri%s on %d CPU%s", c->len,
 			 c->len == 1 ? "on" : "a", v->nr_cpus, v->nr_cpus == 1 ? "" : "s");

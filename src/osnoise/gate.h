@@ -13,6 +13,7 @@
 #define RTLA_OSNOISE_GATE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "parse.h"
@@ -93,8 +94,17 @@ struct gate_verdict {
 	struct gate_result *results;	/* CPUs in order, each with every criterion */
 	int nr_results;
 	int nr_cpus, nr_cpus_failed;
-	int first_failed;		/* index into results, -1: passed */
+	int first_failed;		/* index into results, -1: no criterion failed */
+	uint64_t lost;			/* gate_lost() */
+	bool failed;			/* a criterion failed, or criteria met lost data */
 };
+
+/*
+ * What the run lost: the tracer's missed events plus the sampler's dropped
+ * gaps and periods; 0 when nothing, UINT64_MAX when some but not how many.
+ * A gate does not pass on figures with holes in them.
+ */
+uint64_t gate_lost(const struct noise_run *run);
 
 /* Evaluate the criteria on every measured CPU of RUN; -ENOMEM. */
 int gate_evaluate(const struct noise_run *run, const struct gate_criteria *c,

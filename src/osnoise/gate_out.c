@@ -20,6 +20,7 @@
 #include "fsutil.h"
 #include "osnoise/gate.h"
 #include "osnoise/osnoise.h"
+#include "util.h"
 
 /* ---- JUnit ------------------------------------------------------------------ */
 
@@ -166,7 +167,7 @@ static const struct {
 	{ GATE_THREAD, "rtla_noise_thread_events", NULL, 1, NULL },
 };
 
-#define NR_PROM (sizeof(prom_metrics) / sizeof(prom_metrics[0]))
+#define NR_PROM ARRAY_SIZE(prom_metrics)
 
 static void prom_label_value(FILE *f, const char *s)
 {

@@ -19,6 +19,7 @@
 #include "msg.h"
 #include "osnoise/hist.h"
 #include "osnoise/top.h"
+#include "util.h"
 
 #define MAP_MIN_BITS	6	/* 64 slots to start with, 1 KiB */
 
@@ -348,9 +349,6 @@ void noise_hist_print(FILE *f, const struct noise_run *run, time_t now)
 	struct column *col;
 	int ncol;
 
-	/* stdout is upstream's text alone */
-	if (run->note)
-		info_msg("%s", run->note);
 	ncol = columns_new(run, &col);
 	if (ncol < 0) {
 		err_msg("out of memory for the histogram");
@@ -385,7 +383,7 @@ static const struct {
 	{ "p9999_us", 9999 },
 };
 
-#define NR_PERCENTILES (sizeof(percentiles) / sizeof(percentiles[0]))
+#define NR_PERCENTILES ARRAY_SIZE(percentiles)
 
 static void json_no_samples(struct json *j, const struct hist_cpu *c)
 {
@@ -471,11 +469,16 @@ void noise_hist_json(struct json *j, const struct noise_run *run)
 
 /* ---- the tool: osnoise hist's options, usage and row ---------------------------- */
 
-const char noise_hist_synopsis[] =
-	"[-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n"
-	"	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n"
-	"	  [-c cpu-list] [-H cpu-list] [-P priority] [-b N] [-E N] [--no-header] [--no-summary] \\\n"
-	"	  [--no-index] [--with-zeros] [-C [cgroup_name]] [--warm-up]";
+#define HIST_SYNOPSIS \
+	"[-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\\n" \
+	"	  [-T us] [-t [file]] [-e sys[:event]] [--filter <filter>] [--trigger <trigger>] \\\n" \
+	"	  [-c cpu-list] [-H cpu-list] [-P priority] [-b N] [-E N] [--no-header] [--no-summary] \\\n" \
+	"	  [--no-index] [--with-zeros] [-C [cgroup_name]] "
+
+/* upstream's bytes: "[--warm-up]" without its argument (its option line says "s") */
+const char noise_hist_synopsis[] = HIST_SYNOPSIS "[--warm-up]";
+/* hwnoise hist is ours: its usage names the argument */
+const char noise_hist_synopsis_ours[] = HIST_SYNOPSIS "[--warm-up s]";
 
 static void hist_usage(FILE *f)
 {

@@ -408,6 +408,17 @@ static int check_params(const struct noise_tool *tool, struct noise_params *p,
 	}
 	p->runtime_us = runtime;
 	p->period_us = period;
+	/* no noise is longer than the runtime it interrupts: every figure would be 0 */
+	if (p->threshold_us >= runtime) {
+		snprintf(err, PARSE_ERR_MAX, "threshold %lld us >= runtime %lld us: no noise can "
+			 "reach it, every figure would be 0", p->threshold_us, runtime);
+		if (p->criteria.len) {
+			*what = "Invalid -T for --fail-if";
+			return -EINVAL;
+		}
+		warn_msg("-T: %s", err);
+		err[0] = '\0';
+	}
 	if (gate_check_tool(&p->criteria, tool->add_sample != NULL, tool->os_columns, err)) {
 		*what = "Invalid --fail-if";
 		return -EINVAL;

@@ -296,6 +296,7 @@ struct noise_run {
 	unsigned *periods;		/* completed periods by CPU (params->nr_cpus) */
 	uint64_t processed_events;
 	uint64_t missed_events;		/* UINT64_MAX: some lost, count unknown */
+	uint64_t lost_samples;		/* the sampler's gaps and periods its rings dropped */
 
 	time_t start_time;		/* wall clock, for the duration line */
 	bool stop_hit;			/* a stop condition was hit */
@@ -340,7 +341,7 @@ extern const struct cli_spec osnoise_top_cli, osnoise_hist_cli;
  */
 void noise_usage(FILE *f, const struct cli_spec *spec, const char *usage_name,
 		 const char *description, const char *synopsis);
-extern const char noise_top_synopsis[], noise_hist_synopsis[];
+extern const char noise_top_synopsis[], noise_hist_synopsis[], noise_hist_synopsis_ours[];
 
 /* 0, or CLI_EXIT / CLI_ERROR (cli.h) with the help or the error printed. */
 int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,

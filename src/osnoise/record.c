@@ -140,9 +140,10 @@ int noise_json_body(struct json *j, const void *arg)
 	const struct noise_params *p = run->params;
 
 	json_double(j, "duration_s", rec->elapsed_s, 3);
-	json_str(j, "verdict", run->gate && run->gate->first_failed >= 0 ? "failed" :
+	json_str(j, "verdict", run->gate && run->gate->failed ? "failed" :
 				run->stop_hit ? "stopped" :
-				run->interrupted ? "interrupted" : "passed");
+				run->interrupted ? "interrupted" :
+				gate_lost(run) ? "incomplete" : "passed");
 	if (p->duration_s)
 		json_i64(j, "requested_duration_s", p->duration_s);
 	else
@@ -156,6 +157,7 @@ int noise_json_body(struct json *j, const void *arg)
 		json_null(j, "missed_events");
 	else
 		json_u64(j, "missed_events", run->missed_events);
+	json_u64(j, "lost_samples", run->lost_samples);
 	if (run->stop_hit) {
 		json_object_begin(j, "stop");
 		json_str(j, "condition", run->stop_reason);

@@ -21,19 +21,20 @@
 #include "msg.h"
 #include "sysroot.h"
 #include "osnoise/sampler.h"
+#include "util.h"
 
 #define CHUNK_NS	1000000ull	/* how often a spinner looks at its command */
-#define PREC_MAX	16384		/* period records per CPU between drains */
+#define PERIOD_REC_MAX	16384		/* period records per CPU between drains */
 
 struct sampler {
-	struct smp_clock clock;
-	struct smp_ctl ctl;
+	struct sampler_clock clock;
+	struct sampler_ctl ctl;
 	bool ctl_ready;
 	int nr_cpus;
-	struct smp_spinner **sp;	/* by CPU number; NULL when not measured */
-	struct smp_attr attr;
+	struct sampler_spinner **sp;	/* by CPU number; NULL when not measured */
+	struct sampler_attr attr;
 	bool attr_ready;
-	struct smp_trace *trace;	/* NULL: measuring without attribution */
+	struct sampler_trace *trace;	/* NULL: measuring without attribution */
 	_Atomic int halted;		/* halt() was called */
 	bool stop_seen;
 };
@@ -51,16 +52,16 @@ static void *alloc_ring(size_t bytes)
 	return p;
 }
 
-static void free_spinner(struct smp_spinner *sp)
+static void free_spinner(struct sampler_spinner *sp)
 {
 	if (!sp)
 		return;
 	if (sp->gap)
-		munlock(sp->gap, SMP_GAP_RING * sizeof(*sp->gap));
-	if (sp->prec)
-		munlock(sp->prec, (sp->prec_mask + 1) * sizeof(*sp->prec));
+		munlock(sp->gap, SAMPLER_GAP_RING * sizeof(*sp->gap));
+	if (sp->period_ring)
+		munlock(sp->period_ring, (sp->period_mask + 1) * sizeof(*sp->period_ring));
 	free(sp->gap);
-	free(sp->prec);
+	free(sp->period_ring);
 	free(sp);
 }
 
@@ -75,34 +76,34 @@ static uint64_t pow2_at_least(uint64_t n)
 
 static int new_spinner(struct sampler *s, int cpu, uint64_t period_us)
 {
-	uint64_t nprec = pow2_at_least(8000000 / (period_us ? period_us : 1));
-	struct smp_spinner *sp;
+	uint64_t nr_period_recs = pow2_at_least(8000000 / (period_us ? period_us : 1));
+	struct sampler_spinner *sp;
 
-	if (nprec < 16)
-		nprec = 16;
-	if (nprec > PREC_MAX)
-		nprec = PREC_MAX;
-	if (posix_memalign((void **)&sp, SMP_CACHELINE, sizeof(*sp)))
+	if (nr_period_recs < 16)
+		nr_period_recs = 16;
+	if (nr_period_recs > PERIOD_REC_MAX)
+		nr_period_recs = PERIOD_REC_MAX;
+	if (posix_memalign((void **)&sp, SAMPLER_CACHELINE, sizeof(*sp)))
 		return -ENOMEM;
 	memset(sp, 0, sizeof(*sp));
 	s->sp[cpu] = sp;
 	sp->cpu = cpu;
 	sp->ctl = &s->ctl;
-	sp->prec_mask = nprec - 1;
-	sp->gap = alloc_ring(SMP_GAP_RING * sizeof(*sp->gap));
-	sp->prec = alloc_ring(nprec * sizeof(*sp->prec));
-	if (!sp->gap || !sp->prec)
+	sp->period_mask = nr_period_recs - 1;
+	sp->gap = alloc_ring(SAMPLER_GAP_RING * sizeof(*sp->gap));
+	sp->period_ring = alloc_ring(nr_period_recs * sizeof(*sp->period_ring));
+	if (!sp->gap || !sp->period_ring)
 		return -ENOMEM;
 	return 0;
 }
 
 static int init_ctl(struct sampler *s, const struct noise_params *p)
 {
-	struct smp_ctl *ctl = &s->ctl;
+	struct sampler_ctl *ctl = &s->ctl;
 	pthread_condattr_t ca;
 	long long thr_us = p->threshold_us ? p->threshold_us : 1;
 
-	atomic_store(&ctl->cmd, SMP_WAIT);
+	atomic_store(&ctl->cmd, SAMPLER_WAIT);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&ctl->cond, &ca);
@@ -111,11 +112,11 @@ static int init_ctl(struct sampler *s, const struct noise_params *p)
 	s->ctl_ready = true;
 
 	ctl->clock = &s->clock;
-	ctl->thr = smp_ns_to_ticks(&s->clock, thr_us * 1000ull);
+	ctl->thr = sampler_ns_to_ticks(&s->clock, thr_us * 1000ull);
 	ctl->runtime_ns = p->runtime_us * 1000ull;
 	ctl->period_ns = p->period_us * 1000ull;
-	ctl->runtime = smp_ns_to_ticks(&s->clock, ctl->runtime_ns);
-	ctl->chunk = smp_ns_to_ticks(&s->clock, CHUNK_NS);
+	ctl->runtime = sampler_ns_to_ticks(&s->clock, ctl->runtime_ns);
+	ctl->chunk = sampler_ns_to_ticks(&s->clock, CHUNK_NS);
 	ctl->prio = p->prio_given ? &p->prio : NULL;
 	if (ctl->prio && (p->prio.kind == SCHED_KIND_FIFO || p->prio.kind == SCHED_KIND_RR) &&
 	    p->runtime_us >= p->period_us)
@@ -128,7 +129,7 @@ static int init_ctl(struct sampler *s, const struct noise_params *p)
 /* Wait for every spinner to report its tid, or why it could not start. */
 static int wait_started(struct sampler *s)
 {
-	struct smp_ctl *ctl = &s->ctl;
+	struct sampler_ctl *ctl = &s->ctl;
 	struct timespec until;
 	int ret = 0;
 
@@ -136,7 +137,7 @@ static int wait_started(struct sampler *s)
 	until.tv_sec += 5;
 	pthread_mutex_lock(&ctl->lock);
 	for (int cpu = 0; cpu < s->nr_cpus && !ret; cpu++) {
-		struct smp_spinner *sp = s->sp[cpu];
+		struct sampler_spinner *sp = s->sp[cpu];
 		pid_t tid;
 
 		while (sp && !(tid = atomic_load(&sp->tid)))
@@ -175,7 +176,7 @@ static void set_cmd(struct sampler *s, int cmd)
 /* Wait (bounded) until no spinner can publish anything more. */
 static void wait_parked(struct sampler *s, long timeout_ms)
 {
-	struct smp_ctl *ctl = &s->ctl;
+	struct sampler_ctl *ctl = &s->ctl;
 	struct timespec until;
 
 	clock_gettime(CLOCK_MONOTONIC, &until);
@@ -188,7 +189,7 @@ static void wait_parked(struct sampler *s, long timeout_ms)
 	pthread_mutex_lock(&ctl->lock);
 	pthread_cond_broadcast(&ctl->cond);	/* wake the ones sleeping between periods */
 	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
-		struct smp_spinner *sp = s->sp[cpu];
+		struct sampler_spinner *sp = s->sp[cpu];
 
 		while (sp && sp->created && atomic_load(&sp->tid) > 0 && !atomic_load(&sp->waiting))
 			if (pthread_cond_timedwait(&ctl->cond, &ctl->lock, &until) == ETIMEDOUT) {
@@ -204,16 +205,16 @@ static void wait_parked(struct sampler *s, long timeout_ms)
 static void flush(struct sampler *s, struct noise_run *run)
 {
 	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
-		struct smp_spinner *sp = s->sp[cpu];
+		struct sampler_spinner *sp = s->sp[cpu];
 
 		if (!sp)
 			continue;
 		atomic_store(&sp->gap_tail, atomic_load(&sp->gap_head));
-		atomic_store(&sp->prec_tail, atomic_load(&sp->prec_head));
+		atomic_store(&sp->period_tail, atomic_load(&sp->period_head));
 	}
 	if (s->trace)
-		smp_trace_drain(s->trace, &s->attr, run);
-	smp_attr_reset(&s->attr);
+		sampler_trace_drain(s->trace, &s->attr, run);
+	sampler_attr_reset(&s->attr);
 	s->stop_seen = false;
 }
 
@@ -259,7 +260,7 @@ static void check_raw_clock(void)
 	if (sysroot_read("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 			 cs, sizeof(cs)) < 0)
 		return;
-	for (size_t i = 0; i < sizeof(vdso) / sizeof(vdso[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(vdso); i++)
 		if (!strcmp(cs, vdso[i]))
 			return;
 	warn_msg("sampler: clocksource %s has no vDSO read: every clock read of the spinners "
@@ -269,7 +270,7 @@ static void check_raw_clock(void)
 static int sampler_setup(struct noise_run *run)
 {
 	struct noise_params *p = run->params;
-	struct smp_cfg cfg = { .irq_disabled = p->irq_disabled, .stop_us = p->stop_us,
+	struct sampler_cfg cfg = { .irq_disabled = p->irq_disabled, .stop_us = p->stop_us,
 			       .stop_total_us = p->stop_total_us };
 	struct sampler *s;
 	char rt[8];
@@ -289,7 +290,7 @@ static int sampler_setup(struct noise_run *run)
 		ret = -ENOMEM;
 		goto out_fail;
 	}
-	if ((ret = smp_clock_init(&s->clock, true))) {
+	if ((ret = sampler_clock_init(&s->clock, true))) {
 		err_msg("cannot calibrate the TSC");
 		goto out_fail;
 	}
@@ -297,7 +298,7 @@ static int sampler_setup(struct noise_run *run)
 		check_raw_clock();
 	init_ctl(s, p);
 
-	s->trace = smp_trace_create(&p->cpus, s->nr_cpus, &s->clock, p->buffer_kb);
+	s->trace = sampler_trace_create(&p->cpus, s->nr_cpus, &s->clock, p->buffer_kb);
 	cfg.attribution = s->trace != NULL;
 	/* figures that would say "all HW noise" without knowing: refuse, unless asked */
 	if (!cfg.attribution && !p->unattributed) {
@@ -313,7 +314,7 @@ static int sampler_setup(struct noise_run *run)
 		? "sampler backend: measured from user space, noise attributed from trace events"
 		: "sampler backend: measured from user space, without attribution (no tracefs access)";
 	cfg.rt_kernel = sysroot_read("/sys/kernel/realtime", rt, sizeof(rt)) > 0 && rt[0] == '1';
-	if ((ret = smp_attr_init(&s->attr, s->nr_cpus, &p->cpus, &s->clock, &cfg)))
+	if ((ret = sampler_attr_init(&s->attr, s->nr_cpus, &p->cpus, &s->clock, &cfg)))
 		goto out_nomem;
 	s->attr_ready = true;
 
@@ -322,7 +323,7 @@ static int sampler_setup(struct noise_run *run)
 			continue;
 		if ((ret = new_spinner(s, cpu, p->period_us)))
 			goto out_nomem;
-		if ((ret = smp_spinner_start(s->sp[cpu]))) {
+		if ((ret = sampler_spinner_start(s->sp[cpu]))) {
 			err_msg("cannot start the spinner of CPU %d: %s", cpu,
 				ret == -EINVAL ? "the CPU is offline or outside rtla's CPU set" :
 				strerror(-ret));
@@ -334,7 +335,7 @@ static int sampler_setup(struct noise_run *run)
 	debug_msg("sampler: clock %s%.3f MHz, threshold %llu ticks, trace clock %s",
 		  s->clock.tsc ? "tsc " : "CLOCK_MONOTONIC_RAW, ",
 		  s->clock.tsc ? s->clock.mhz : 1000.0, (unsigned long long)s->ctl.thr,
-		  smp_trace_clock(s->trace));
+		  sampler_trace_clock(s->trace));
 	return 0;
 
 out_nomem:
@@ -351,10 +352,10 @@ static int sampler_enable(struct noise_run *run)
 	long long warm_ms = run->params->warmup_s * 1000;
 	struct timespec nap = { 0, 100 * 1000 * 1000 };
 
-	if (s->trace && smp_trace_on(s->trace))
+	if (s->trace && sampler_trace_on(s->trace))
 		warn_msg("sampler: cannot start the trace instance: %s", strerror(errno));
-	smp_clock_refine(&s->clock);
-	set_cmd(s, SMP_RUN);
+	sampler_clock_refine(&s->clock);
+	set_cmd(s, SAMPLER_RUN);
 	if (!warm_ms)
 		return 0;
 	debug_msg("warming up for %lld s", run->params->warmup_s);
@@ -362,44 +363,44 @@ static int sampler_enable(struct noise_run *run)
 		nanosleep(&nap, NULL);
 	if (run->stop_requested)
 		return 0;
-	set_cmd(s, SMP_WAIT);
+	set_cmd(s, SAMPLER_WAIT);
 	wait_parked(s, 2000);
 	flush(s, run);
-	set_cmd(s, SMP_RUN);
+	set_cmd(s, SAMPLER_RUN);
 	return 0;
 }
 
 /* Each gap that is noise of this run is a sample, for a tool that wants them. */
-static void take_gap(struct noise_run *run, struct sampler *s, struct smp_attr_cpu *c,
-		     const struct smp_gap *g)
+static void take_gap(struct noise_run *run, struct sampler *s, struct sampler_attr_cpu *c,
+		     const struct sampler_gap *g)
 {
-	uint64_t ns = smp_attr_gap(&s->attr, c, g);
+	uint64_t ns = sampler_attr_gap(&s->attr, c, g);
 
 	if (ns && run->want_samples)
 		noise_run_add_sample(run, c->cpu, ns);
 }
 
 /* Attribute and fold everything CPU's spinner has published up to the snapshot. */
-static void collect_cpu(struct noise_run *run, struct sampler *s, struct smp_spinner *sp,
+static void collect_cpu(struct noise_run *run, struct sampler *s, struct sampler_spinner *sp,
 			uint64_t phead, uint64_t ghead)
 {
-	struct smp_attr_cpu *c = &s->attr.cpu[sp->cpu];
-	uint64_t pt = atomic_load(&sp->prec_tail), gt = atomic_load(&sp->gap_tail);
+	struct sampler_attr_cpu *c = &s->attr.cpu[sp->cpu];
+	uint64_t pt = atomic_load(&sp->period_tail), gt = atomic_load(&sp->gap_tail);
 	struct noise_period np;
 
 	for (; pt < phead; pt++) {
-		const struct smp_prec *r = &sp->prec[pt & sp->prec_mask];
+		const struct sampler_period_rec *r = &sp->period_ring[pt & sp->period_mask];
 
 		for (; gt < r->gap_end; gt++)
-			take_gap(run, s, c, &sp->gap[gt & (SMP_GAP_RING - 1)]);
-		if (smp_attr_period(&s->attr, c, r, &np))
+			take_gap(run, s, c, &sp->gap[gt & (SAMPLER_GAP_RING - 1)]);
+		if (sampler_attr_period(&s->attr, c, r, &np))
 			noise_run_add_period(run, &np);
 	}
 	for (; gt < ghead; gt++)
-		take_gap(run, s, c, &sp->gap[gt & (SMP_GAP_RING - 1)]);
+		take_gap(run, s, c, &sp->gap[gt & (SAMPLER_GAP_RING - 1)]);
 	atomic_store_explicit(&sp->gap_tail, gt, memory_order_release);
-	atomic_store_explicit(&sp->prec_tail, pt, memory_order_release);
-	smp_attr_compact(c);
+	atomic_store_explicit(&sp->period_tail, pt, memory_order_release);
+	sampler_attr_compact(c);
 }
 
 static int sampler_collect(struct noise_run *run)
@@ -415,7 +416,7 @@ static int sampler_collect(struct noise_run *run)
 		if (!s->stop_seen)
 			s->attr.cfg.stop_us = s->attr.cfg.stop_total_us = 0;
 	}
-	smp_clock_refine(&s->clock);
+	sampler_clock_refine(&s->clock);
 	/*
 	 * Periods before gaps: a period published before this snapshot ends
 	 * at a gap index the gap snapshot then covers. Events after both: all
@@ -423,24 +424,30 @@ static int sampler_collect(struct noise_run *run)
 	 */
 	for (int cpu = 0; cpu < s->nr_cpus; cpu++)
 		if (s->sp[cpu])
-			phead[cpu] = atomic_load_explicit(&s->sp[cpu]->prec_head,
+			phead[cpu] = atomic_load_explicit(&s->sp[cpu]->period_head,
 							  memory_order_acquire);
 	for (int cpu = 0; cpu < s->nr_cpus; cpu++)
 		if (s->sp[cpu])
 			ghead[cpu] = atomic_load_explicit(&s->sp[cpu]->gap_head,
 							  memory_order_acquire);
-	if (s->trace && run->stop_requested < 2 && smp_trace_drain(s->trace, &s->attr, run) &&
+	if (s->trace && run->stop_requested < 2 && sampler_trace_drain(s->trace, &s->attr, run) &&
 	    run->stop_requested < 2)
 		debug_msg("sampler: reading the trace buffers failed");
-	for (int cpu = 0; cpu < s->nr_cpus; cpu++)
-		if (s->sp[cpu])
-			collect_cpu(run, s, s->sp[cpu], phead[cpu], ghead[cpu]);
+	run->lost_samples = 0;
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+		if (!s->sp[cpu])
+			continue;
+		collect_cpu(run, s, s->sp[cpu], phead[cpu], ghead[cpu]);
+		/* what the figures lack: a gate must not pass on it */
+		run->lost_samples += s->attr.cpu[cpu].st.lost +
+				     atomic_load(&s->sp[cpu]->periods_lost);
+	}
 
 	if (s->attr.stop.hit && !s->stop_seen && !atomic_load(&s->halted)) {
 		s->stop_seen = true;
-		set_cmd(s, SMP_WAIT);
+		set_cmd(s, SAMPLER_WAIT);
 		if (s->trace)
-			smp_trace_off(s->trace);
+			sampler_trace_off(s->trace);
 	}
 	return 0;
 }
@@ -466,7 +473,7 @@ static void sampler_halt(struct noise_run *run)
 	if (!s)
 		return;
 	atomic_store(&s->halted, 1);
-	atomic_store(&s->ctl.cmd, SMP_WAIT);
+	atomic_store(&s->ctl.cmd, SAMPLER_WAIT);
 }
 
 static int sampler_rearm(struct noise_run *run)
@@ -478,16 +485,16 @@ static int sampler_rearm(struct noise_run *run)
 	wait_parked(s, 2000);
 	flush(s, run);
 	run->stop_hit = false;
-	if (s->trace && smp_trace_on(s->trace))
+	if (s->trace && sampler_trace_on(s->trace))
 		warn_msg("sampler: cannot restart the trace instance");
-	set_cmd(s, SMP_RUN);
+	set_cmd(s, SAMPLER_RUN);
 	return 0;
 }
 
 static int sampler_save_trace(struct noise_run *run, const char *path)
 {
 	struct sampler *s = run->priv;
-	const struct smp_stop *st = &s->attr.stop;
+	const struct sampler_stop *st = &s->attr.stop;
 	FILE *f;
 	int ret;
 
@@ -499,17 +506,17 @@ static int sampler_save_trace(struct noise_run *run, const char *path)
 	}
 	fprintf(f, "# rtla %s sampler trace: the last %d gaps of at least %lld us\n",
 		run->params->irq_disabled ? "hwnoise" : "osnoise",
-		SMP_TRACE_KEEP, run->params->threshold_us ? run->params->threshold_us : 1);
+		SAMPLER_TRACE_KEEP, run->params->threshold_us ? run->params->threshold_us : 1);
 	if (s->clock.tsc)
 		fprintf(f, "# spinner clock: TSC at %.3f MHz; ", s->clock.mhz);
 	else
 		fprintf(f, "# spinner clock: CLOCK_MONOTONIC_RAW%s; ", raw_clock_source());
-	fprintf(f, "trace clock: %s; TIME is CLOCK_MONOTONIC_RAW\n", smp_trace_clock(s->trace));
+	fprintf(f, "trace clock: %s; TIME is CLOCK_MONOTONIC_RAW\n", sampler_trace_clock(s->trace));
 	if (st->hit)
 		fprintf(f, "# stop: %s noise of %lld us on cpu %d\n", st->reason, st->value_us,
 			st->cpu);
-	smp_attr_summary(&s->attr, f, "# ");
-	ret = smp_attr_save(&s->attr, f);
+	sampler_attr_summary(&s->attr, f, "# ");
+	ret = sampler_attr_save(&s->attr, f);
 	if (fclose(f) && !ret)
 		ret = -errno;
 	if (ret)
@@ -521,17 +528,17 @@ static int sampler_save_trace(struct noise_run *run, const char *path)
 static void report_losses(struct sampler *s)
 {
 	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
-		struct smp_spinner *sp = s->sp[cpu];
-		struct smp_attr_cpu *c = &s->attr.cpu[cpu];
+		struct sampler_spinner *sp = s->sp[cpu];
+		struct sampler_attr_cpu *c = &s->attr.cpu[cpu];
 
 		if (!sp)
 			continue;
 		if (c->st.lost)
 			warn_msg("sampler: %llu gaps on CPU %d did not fit in its buffer; they "
 				 "count as HW noise", (unsigned long long)c->st.lost, cpu);
-		if (atomic_load(&sp->prec_lost))
+		if (atomic_load(&sp->periods_lost))
 			warn_msg("sampler: %llu periods of CPU %d were dropped (rtla itself "
-				 "was starved)", (unsigned long long)atomic_load(&sp->prec_lost),
+				 "was starved)", (unsigned long long)atomic_load(&sp->periods_lost),
 				 cpu);
 		if (c->dropped)
 			warn_msg("sampler: %llu events of CPU %d were dropped; the gaps they "
@@ -546,18 +553,18 @@ static void sampler_teardown(struct noise_run *run)
 	if (!s)
 		return;
 	if (s->ctl_ready) {
-		set_cmd(s, SMP_EXIT);
+		set_cmd(s, SAMPLER_EXIT);
 		for (int cpu = 0; cpu < s->nr_cpus; cpu++)
 			if (s->sp && s->sp[cpu])
-				smp_spinner_join(s->sp[cpu]);
+				sampler_spinner_join(s->sp[cpu]);
 	}
-	smp_trace_destroy(s->trace);
+	sampler_trace_destroy(s->trace);
 	s->trace = NULL;
 	if (s->attr_ready) {
 		report_losses(s);
 		if (msg_debug_enabled())
-			smp_attr_summary(&s->attr, stderr, "debug: sampler: ");
-		smp_attr_free(&s->attr);
+			sampler_attr_summary(&s->attr, stderr, "debug: sampler: ");
+		sampler_attr_free(&s->attr);
 	}
 	for (int cpu = 0; s->sp && cpu < s->nr_cpus; cpu++)
 		free_spinner(s->sp[cpu]);

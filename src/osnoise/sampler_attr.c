@@ -21,30 +21,31 @@
 #include <string.h>
 
 #include "osnoise/sampler.h"
+#include "util.h"
 
-#define CLASS_OS	((1u << SMP_IRQ) | (1u << SMP_SOFTIRQ) | (1u << SMP_THREAD))
+#define CLASS_OS	((1u << SAMPLER_IRQ) | (1u << SAMPLER_SOFTIRQ) | (1u << SAMPLER_THREAD))
 
-static const char *const class_names[SMP_NR_CLASSES] = {
-	[SMP_HW] = "hw", [SMP_NMI] = "nmi", [SMP_IRQ] = "irq",
-	[SMP_SOFTIRQ] = "softirq", [SMP_THREAD] = "thread",
+static const char *const class_names[SAMPLER_NR_CLASSES] = {
+	[SAMPLER_HW] = "hw", [SAMPLER_NMI] = "nmi", [SAMPLER_IRQ] = "irq",
+	[SAMPLER_SOFTIRQ] = "softirq", [SAMPLER_THREAD] = "thread",
 };
 
-const char *smp_class_name(int class)
+const char *sampler_class_name(int class)
 {
-	return class >= 0 && class < SMP_NR_CLASSES ? class_names[class] : "?";
+	return class >= 0 && class < SAMPLER_NR_CLASSES ? class_names[class] : "?";
 }
 
-int smp_attr_init(struct smp_attr *a, int nr_cpus, const cpu_set_t *cpus,
-		  const struct smp_clock *ck, const struct smp_cfg *cfg)
+int sampler_attr_init(struct sampler_attr *a, int nr_cpus, const cpu_set_t *cpus,
+		  const struct sampler_clock *ck, const struct sampler_cfg *cfg)
 {
 	memset(a, 0, sizeof(*a));
 	a->cfg = *cfg;
 	a->clock = ck;
 	a->nr_cpus = nr_cpus;
 	a->cpu = calloc(nr_cpus, sizeof(*a->cpu));
-	a->keep = calloc(SMP_TRACE_KEEP, sizeof(*a->keep));
+	a->keep = calloc(SAMPLER_TRACE_KEEP, sizeof(*a->keep));
 	if (!a->cpu || !a->keep) {
-		smp_attr_free(a);
+		sampler_attr_free(a);
 		return -ENOMEM;
 	}
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
@@ -54,7 +55,7 @@ int smp_attr_init(struct smp_attr *a, int nr_cpus, const cpu_set_t *cpus,
 	return 0;
 }
 
-void smp_attr_free(struct smp_attr *a)
+void sampler_attr_free(struct sampler_attr *a)
 {
 	for (int cpu = 0; a->cpu && cpu < a->nr_cpus; cpu++)
 		free(a->cpu[cpu].ev);
@@ -65,18 +66,18 @@ void smp_attr_free(struct smp_attr *a)
 }
 
 /* Queue one event of CPU; a full queue drops it (counted, reported). */
-int smp_attr_push(struct smp_attr *a, int cpu, const struct smp_event *ev)
+int sampler_attr_push(struct sampler_attr *a, int cpu, const struct sampler_event *ev)
 {
-	struct smp_attr_cpu *c;
+	struct sampler_attr_cpu *c;
 
 	if (cpu < 0 || cpu >= a->nr_cpus || !a->cpu[cpu].active)
 		return 0;
 	c = &a->cpu[cpu];
 	if (c->nev == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 4096;
-		struct smp_event *ev2;
+		struct sampler_event *ev2;
 
-		if (cap > SMP_EVQ_MAX || !(ev2 = realloc(c->ev, cap * sizeof(*ev2)))) {
+		if (cap > SAMPLER_EVQ_MAX || !(ev2 = realloc(c->ev, cap * sizeof(*ev2)))) {
 			c->dropped++;
 			return -ENOMEM;
 		}
@@ -87,15 +88,15 @@ int smp_attr_push(struct smp_attr *a, int cpu, const struct smp_event *ev)
 	return 0;
 }
 
-static bool is_entry(const struct smp_event *e, pid_t spinner)
+static bool is_entry(const struct sampler_event *e, pid_t spinner)
 {
 	switch (e->kind) {
-	case SMP_EV_IRQ:
-	case SMP_EV_VEC:
-	case SMP_EV_SOFTIRQ:
-	case SMP_EV_NMI:
+	case SAMPLER_EV_IRQ:
+	case SAMPLER_EV_VEC:
+	case SAMPLER_EV_SOFTIRQ:
+	case SAMPLER_EV_NMI:
 		return true;
-	case SMP_EV_SWITCH:
+	case SAMPLER_EV_SWITCH:
 		return e->arg != spinner;
 	}
 	return false;
@@ -104,51 +105,51 @@ static bool is_entry(const struct smp_event *e, pid_t spinner)
 /* Time covered by each class inside one gap, from entry/exit pairs. */
 struct cover {
 	unsigned mask;
-	uint64_t time[SMP_NR_CLASSES];
+	uint64_t time[SAMPLER_NR_CLASSES];
 	uint64_t irq_at, vec_at, softirq_at, out_at;
 };
 
-static void cover_event(struct cover *cv, const struct smp_event *e, pid_t spinner,
-			const struct smp_clock *ck)
+static void cover_event(struct cover *cv, const struct sampler_event *e, pid_t spinner,
+			const struct sampler_clock *ck)
 {
 	switch (e->kind) {
-	case SMP_EV_IRQ:
-		cv->mask |= 1u << SMP_IRQ;
+	case SAMPLER_EV_IRQ:
+		cv->mask |= 1u << SAMPLER_IRQ;
 		cv->irq_at = e->ts;
 		break;
-	case SMP_EV_VEC:
-		cv->mask |= 1u << SMP_IRQ;
+	case SAMPLER_EV_VEC:
+		cv->mask |= 1u << SAMPLER_IRQ;
 		cv->vec_at = e->ts;
 		break;
-	case SMP_EV_IRQ_EXIT:
+	case SAMPLER_EV_IRQ_EXIT:
 		if (cv->irq_at)
-			cv->time[SMP_IRQ] += e->ts - cv->irq_at;
+			cv->time[SAMPLER_IRQ] += e->ts - cv->irq_at;
 		cv->irq_at = 0;
 		break;
-	case SMP_EV_VEC_EXIT:
+	case SAMPLER_EV_VEC_EXIT:
 		if (cv->vec_at)
-			cv->time[SMP_IRQ] += e->ts - cv->vec_at;
+			cv->time[SAMPLER_IRQ] += e->ts - cv->vec_at;
 		cv->vec_at = 0;
 		break;
-	case SMP_EV_SOFTIRQ:
-		cv->mask |= 1u << SMP_SOFTIRQ;
+	case SAMPLER_EV_SOFTIRQ:
+		cv->mask |= 1u << SAMPLER_SOFTIRQ;
 		cv->softirq_at = e->ts;
 		break;
-	case SMP_EV_SOFTIRQ_EXIT:
+	case SAMPLER_EV_SOFTIRQ_EXIT:
 		if (cv->softirq_at)
-			cv->time[SMP_SOFTIRQ] += e->ts - cv->softirq_at;
+			cv->time[SAMPLER_SOFTIRQ] += e->ts - cv->softirq_at;
 		cv->softirq_at = 0;
 		break;
-	case SMP_EV_NMI:
-		cv->mask |= 1u << SMP_NMI;
-		cv->time[SMP_NMI] += smp_ns_to_ticks(ck, e->dur);
+	case SAMPLER_EV_NMI:
+		cv->mask |= 1u << SAMPLER_NMI;
+		cv->time[SAMPLER_NMI] += sampler_ns_to_ticks(ck, e->dur);
 		break;
-	case SMP_EV_SWITCH:
+	case SAMPLER_EV_SWITCH:
 		if (e->arg2 == spinner)
 			cv->out_at = e->ts;
-		cv->mask |= 1u << SMP_THREAD;	/* someone else ran */
+		cv->mask |= 1u << SAMPLER_THREAD;	/* someone else ran */
 		if (e->arg == spinner && cv->out_at) {
-			cv->time[SMP_THREAD] += e->ts - cv->out_at;
+			cv->time[SAMPLER_THREAD] += e->ts - cv->out_at;
 			cv->out_at = 0;
 		}
 		break;
@@ -162,24 +163,24 @@ static void cover_event(struct cover *cv, const struct smp_event *e, pid_t spinn
  */
 static int cover_class(const struct cover *cv)
 {
-	static const int order[] = { SMP_THREAD, SMP_SOFTIRQ, SMP_IRQ, SMP_NMI };
-	int best = SMP_HW;
+	static const int order[] = { SAMPLER_THREAD, SAMPLER_SOFTIRQ, SAMPLER_IRQ, SAMPLER_NMI };
+	int best = SAMPLER_HW;
 
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
 		int k = order[i];
 
 		if (!(cv->mask & (1u << k)))
 			continue;
-		if (best == SMP_HW || cv->time[k] > cv->time[best])
+		if (best == SAMPLER_HW || cv->time[k] > cv->time[best])
 			best = k;
 	}
 	return best;
 }
 
-static void keep_gap(struct smp_attr *a, const struct smp_attr_cpu *c, const struct smp_gap *g,
-		     int class, size_t first, size_t end)
+static void keep_gap(struct sampler_attr *a, const struct sampler_attr_cpu *c,
+		     const struct sampler_gap *g, int class, size_t first, size_t end)
 {
-	struct smp_trec *t = &a->keep[a->nkeep++ % SMP_TRACE_KEEP];
+	struct sampler_trace_rec *t = &a->keep[a->nkeep++ % SAMPLER_TRACE_KEEP];
 	unsigned n = 0;
 
 	t->start = g->start;
@@ -189,19 +190,19 @@ static void keep_gap(struct smp_attr *a, const struct smp_attr_cpu *c, const str
 	for (size_t i = first; i < end; i++) {
 		if (!is_entry(&c->ev[i], c->spinner))
 			continue;
-		if (n < SMP_TREC_EV)
+		if (n < SAMPLER_TRACE_REC_EV)
 			t->ev[n] = c->ev[i];
 		n++;
 	}
 	t->nev = n > 255 ? 255 : n;
 }
 
-static bool counts_as_noise(const struct smp_attr *a, unsigned mask)
+static bool counts_as_noise(const struct sampler_attr *a, unsigned mask)
 {
 	return !a->cfg.irq_disabled || !(mask & CLASS_OS);
 }
 
-static void stop_at(struct smp_attr *a, int cpu, const char *reason, uint64_t ns, uint64_t at)
+static void stop_at(struct sampler_attr *a, int cpu, const char *reason, uint64_t ns, uint64_t at)
 {
 	a->stop.hit = true;
 	a->stop.cpu = cpu;
@@ -215,7 +216,8 @@ static void stop_at(struct smp_attr *a, int cpu, const char *reason, uint64_t ns
  * ns when it is noise of this run (every gap; with IRQs "disabled" only
  * those no OS event explains), 0 when it is not or comes after a stop.
  */
-uint64_t smp_attr_gap(struct smp_attr *a, struct smp_attr_cpu *c, const struct smp_gap *g)
+uint64_t sampler_attr_gap(struct sampler_attr *a, struct sampler_attr_cpu *c,
+			  const struct sampler_gap *g)
 {
 	uint64_t end = g->start + g->len, ns;
 	struct cover cv = { 0 };
@@ -236,13 +238,13 @@ uint64_t smp_attr_gap(struct smp_attr *a, struct smp_attr_cpu *c, const struct s
 	if (cv.mask) {
 		uint64_t covered = 0;
 
-		for (int k = 0; k < SMP_NR_CLASSES; k++)
+		for (int k = 0; k < SAMPLER_NR_CLASSES; k++)
 			covered += cv.time[k];
 		c->st.explained++;
 		c->st.explained_time += g->len;
 		c->st.covered_time += covered < g->len ? covered : g->len;
 	}
-	if (!(cv.mask & CLASS_OS) && (cv.mask & (1u << SMP_NMI))) {
+	if (!(cv.mask & CLASS_OS) && (cv.mask & (1u << SAMPLER_NMI))) {
 		c->acc.nmi_sum += g->len;
 		if (g->len > c->acc.nmi_max)
 			c->acc.nmi_max = g->len;
@@ -254,7 +256,7 @@ uint64_t smp_attr_gap(struct smp_attr *a, struct smp_attr_cpu *c, const struct s
 	}
 	keep_gap(a, c, g, class, first, i);
 
-	ns = smp_ticks_to_ns(a->clock, g->len);
+	ns = sampler_ticks_to_ns(a->clock, g->len);
 	if (!counts_as_noise(a, cv.mask))
 		return 0;
 	if (a->cfg.stop_us && !a->stop.hit && ns > (uint64_t)a->cfg.stop_us * 1000)
@@ -271,35 +273,35 @@ static uint64_t max3(uint64_t x, uint64_t y, uint64_t z)
 
 /*
  * Close the period R of CPU c: its gaps have all gone through
- * smp_attr_gap(). Fills OUT and returns true when the period counts
+ * sampler_attr_gap(). Fills OUT and returns true when the period counts
  * (false when a stop condition ended the measurement before it).
  */
-bool smp_attr_period(struct smp_attr *a, struct smp_attr_cpu *c,
-		     const struct smp_prec *r, struct noise_period *out)
+bool sampler_attr_period(struct sampler_attr *a, struct sampler_attr_cpu *c,
+		     const struct sampler_period_rec *r, struct noise_period *out)
 {
-	const struct smp_clock *ck = a->clock;
+	const struct sampler_clock *ck = a->clock;
 	uint64_t irq = 0, softirq = 0, thread = 0, nmi = 0;
-	struct smp_acc acc = c->acc;
+	struct sampler_acc acc = c->acc;
 	size_t i;
 
 	memset(&c->acc, 0, sizeof(c->acc));
 	for (i = c->pdone; i < c->nev && c->ev[i].ts <= r->end; i++) {
-		const struct smp_event *e = &c->ev[i];
+		const struct sampler_event *e = &c->ev[i];
 
 		if (e->ts < r->start)
 			continue;
 		switch (e->kind) {
-		case SMP_EV_IRQ:
-		case SMP_EV_VEC:
+		case SAMPLER_EV_IRQ:
+		case SAMPLER_EV_VEC:
 			irq++;
 			break;
-		case SMP_EV_SOFTIRQ:
+		case SAMPLER_EV_SOFTIRQ:
 			softirq += !a->cfg.rt_kernel;
 			break;
-		case SMP_EV_NMI:
+		case SAMPLER_EV_NMI:
 			nmi++;
 			break;
-		case SMP_EV_SWITCH:
+		case SAMPLER_EV_SWITCH:
 			thread += e->arg != c->spinner;
 			break;
 		}
@@ -314,25 +316,25 @@ bool smp_attr_period(struct smp_attr *a, struct smp_attr_cpu *c,
 
 	memset(out, 0, sizeof(*out));
 	out->cpu = c->cpu;
-	out->runtime = smp_ticks_to_ns(ck, r->end - r->start) / 1000;
+	out->runtime = sampler_ticks_to_ns(ck, r->end - r->start) / 1000;
 	out->hw = acc.hw + r->lost;
 	out->nmi = nmi;
 	if (!a->cfg.irq_disabled) {
-		out->noise = smp_ticks_to_ns(ck, r->sum) / 1000;
-		out->max_sample = smp_ticks_to_ns(ck, r->max) / 1000;
+		out->noise = sampler_ticks_to_ns(ck, r->sum) / 1000;
+		out->max_sample = sampler_ticks_to_ns(ck, r->max) / 1000;
 		out->irq = irq;
 		out->softirq = softirq;
 		out->thread = thread;
 	} else {
-		out->noise = smp_ticks_to_ns(ck, acc.hw_sum + acc.nmi_sum + r->lost_sum) / 1000;
-		out->max_sample = smp_ticks_to_ns(ck, max3(acc.hw_max, acc.nmi_max,
+		out->noise = sampler_ticks_to_ns(ck, acc.hw_sum + acc.nmi_sum + r->lost_sum) / 1000;
+		out->max_sample = sampler_ticks_to_ns(ck, max3(acc.hw_max, acc.nmi_max,
 							   r->lost_max)) / 1000;
 	}
 
 	/* gaps the full ring lost are unexplained: they may still be the one -s waits for */
 	if (a->cfg.stop_us && !a->stop.hit &&
-	    smp_ticks_to_ns(ck, r->lost_max) > (uint64_t)a->cfg.stop_us * 1000)
-		stop_at(a, c->cpu, "single", smp_ticks_to_ns(ck, r->lost_max), r->end);
+	    sampler_ticks_to_ns(ck, r->lost_max) > (uint64_t)a->cfg.stop_us * 1000)
+		stop_at(a, c->cpu, "single", sampler_ticks_to_ns(ck, r->lost_max), r->end);
 	if (a->cfg.stop_total_us && !a->stop.hit && out->noise > (uint64_t)a->cfg.stop_total_us) {
 		stop_at(a, c->cpu, "total", out->noise * 1000, r->end);
 		a->stop.value_us = out->noise;
@@ -341,7 +343,7 @@ bool smp_attr_period(struct smp_attr *a, struct smp_attr_cpu *c,
 }
 
 /* Forget the events of finished periods; keep those of the one in progress. */
-void smp_attr_compact(struct smp_attr_cpu *c)
+void sampler_attr_compact(struct sampler_attr_cpu *c)
 {
 	size_t n = c->pdone;
 
@@ -354,10 +356,10 @@ void smp_attr_compact(struct smp_attr_cpu *c)
 }
 
 /* A new start (after the warm-up, or a stop and "continue"): nothing carries over. */
-void smp_attr_reset(struct smp_attr *a)
+void sampler_attr_reset(struct sampler_attr *a)
 {
 	for (int cpu = 0; cpu < a->nr_cpus; cpu++) {
-		struct smp_attr_cpu *c = &a->cpu[cpu];
+		struct sampler_attr_cpu *c = &a->cpu[cpu];
 
 		c->nev = c->cursor = c->pdone = 0;
 		memset(&c->acc, 0, sizeof(c->acc));
@@ -370,30 +372,30 @@ static const char *const softirq_names[] = {
 	"HRTIMER", "RCU",
 };
 
-static const char *type_name(const struct smp_attr *a, const struct smp_event *e)
+static const char *type_name(const struct sampler_attr *a, const struct sampler_event *e)
 {
 	return e->type < a->nr_types && a->type_names ? a->type_names[e->type] : "?";
 }
 
-static void print_event(const struct smp_attr *a, FILE *f, const struct smp_event *e)
+static void print_event(const struct sampler_attr *a, FILE *f, const struct sampler_event *e)
 {
 	switch (e->kind) {
-	case SMP_EV_IRQ:
+	case SAMPLER_EV_IRQ:
 		fprintf(f, " irq:%d(%.16s)", e->arg, e->name);
 		break;
-	case SMP_EV_VEC:
+	case SAMPLER_EV_VEC:
 		fprintf(f, " %s(%d)", type_name(a, e), e->arg);
 		break;
-	case SMP_EV_SOFTIRQ:
-		if (e->arg >= 0 && e->arg < (int)(sizeof(softirq_names) / sizeof(softirq_names[0])))
+	case SAMPLER_EV_SOFTIRQ:
+		if (e->arg >= 0 && e->arg < (int)ARRAY_SIZE(softirq_names))
 			fprintf(f, " softirq:%s", softirq_names[e->arg]);
 		else
 			fprintf(f, " softirq:%d", e->arg);
 		break;
-	case SMP_EV_NMI:
+	case SAMPLER_EV_NMI:
 		fprintf(f, " nmi(%u ns)", e->dur);
 		break;
-	case SMP_EV_SWITCH:
+	case SAMPLER_EV_SWITCH:
 		fprintf(f, " switch:%.16s[%d]", e->name, e->arg);
 		break;
 	}
@@ -401,8 +403,8 @@ static void print_event(const struct smp_attr *a, FILE *f, const struct smp_even
 
 static int by_start(const void *x, const void *y)
 {
-	const struct smp_trec *a = *(const struct smp_trec *const *)x;
-	const struct smp_trec *b = *(const struct smp_trec *const *)y;
+	const struct sampler_trace_rec *a = *(const struct sampler_trace_rec *const *)x;
+	const struct sampler_trace_rec *b = *(const struct sampler_trace_rec *const *)y;
 
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
@@ -413,31 +415,31 @@ static int by_start(const void *x, const void *y)
  * The kept gaps in time order (they were kept CPU by CPU): time, cpu,
  * duration, class and the events that explain them.
  */
-int smp_attr_save(const struct smp_attr *a, FILE *f)
+int sampler_attr_save(const struct sampler_attr *a, FILE *f)
 {
-	uint64_t n = a->nkeep < SMP_TRACE_KEEP ? a->nkeep : SMP_TRACE_KEEP;
-	const struct smp_trec **order = calloc(n ? n : 1, sizeof(*order));
+	uint64_t n = a->nkeep < SAMPLER_TRACE_KEEP ? a->nkeep : SAMPLER_TRACE_KEEP;
+	const struct sampler_trace_rec **order = calloc(n ? n : 1, sizeof(*order));
 
 	if (!order)
 		return -ENOMEM;
 	for (uint64_t i = 0; i < n; i++)
-		order[i] = &a->keep[(a->nkeep - n + i) % SMP_TRACE_KEEP];
+		order[i] = &a->keep[(a->nkeep - n + i) % SAMPLER_TRACE_KEEP];
 	qsort(order, n, sizeof(*order), by_start);
 	fprintf(f, "#%19s %4s %12s %-8s %s\n", "TIME(s)", "CPU", "DURATION(ns)", "CLASS",
 		"EVENTS INSIDE THE GAP");
 	for (uint64_t i = 0; i < n; i++) {
-		const struct smp_trec *t = order[i];
-		uint64_t ns = smp_ticks_to_raw_ns(a->clock, t->start);
+		const struct sampler_trace_rec *t = order[i];
+		uint64_t ns = sampler_ticks_to_raw_ns(a->clock, t->start);
 
 		fprintf(f, "%10llu.%09llu %4d %12llu %-8s",
 			(unsigned long long)(ns / 1000000000ull),
 			(unsigned long long)(ns % 1000000000ull), t->cpu,
-			(unsigned long long)smp_ticks_to_ns(a->clock, t->len),
-			smp_class_name(t->class));
-		for (unsigned k = 0; k < t->nev && k < SMP_TREC_EV; k++)
+			(unsigned long long)sampler_ticks_to_ns(a->clock, t->len),
+			sampler_class_name(t->class));
+		for (unsigned k = 0; k < t->nev && k < SAMPLER_TRACE_REC_EV; k++)
 			print_event(a, f, &t->ev[k]);
-		if (t->nev > SMP_TREC_EV)
-			fprintf(f, " (+%d more)", t->nev - SMP_TREC_EV);
+		if (t->nev > SAMPLER_TRACE_REC_EV)
+			fprintf(f, " (+%d more)", t->nev - SAMPLER_TRACE_REC_EV);
 		fputc('\n', f);
 	}
 	free(order);
@@ -453,11 +455,11 @@ static double pct(uint64_t part, uint64_t whole)
  * One line per CPU: how much of the noise the OS events explain, and the
  * loop's resolution (the time spun without noise per iteration).
  */
-void smp_attr_summary(const struct smp_attr *a, FILE *f, const char *prefix)
+void sampler_attr_summary(const struct sampler_attr *a, FILE *f, const char *prefix)
 {
 	for (int cpu = 0; cpu < a->nr_cpus; cpu++) {
-		const struct smp_attr_cpu *c = &a->cpu[cpu];
-		const struct smp_stats *s = &c->st;
+		const struct sampler_attr_cpu *c = &a->cpu[cpu];
+		const struct sampler_stats *s = &c->st;
 
 		if (!c->active)
 			continue;
@@ -466,7 +468,7 @@ void smp_attr_summary(const struct smp_attr *a, FILE *f, const char *prefix)
 			prefix, cpu, (unsigned long long)s->gaps, pct(s->explained, s->gaps),
 			pct(s->explained_time, s->time), pct(s->covered_time, s->time),
 			(unsigned long long)s->lost,
-			s->iters ? (double)smp_ticks_to_ns(a->clock, s->spin - s->noise) / s->iters :
-			0.0);
+			s->iters ?
+			(double)sampler_ticks_to_ns(a->clock, s->spin - s->noise) / s->iters : 0.0);
 	}
 }

@@ -45,7 +45,7 @@ static inline uint64_t read_tsc(void)
 #endif
 }
 
-uint64_t smp_clock_now(const struct smp_clock *ck)
+uint64_t sampler_clock_now(const struct sampler_clock *ck)
 {
 	return ck->tsc ? read_tsc() : raw_ns();
 }
@@ -55,7 +55,7 @@ uint64_t smp_clock_now(const struct smp_clock *ck)
  * nonstop_tsc) and the kernel itself trusts it as its clocksource: then
  * TSC values are comparable across CPUs and with the x86-tsc trace clock.
  */
-bool smp_tsc_usable(void)
+bool sampler_tsc_usable(void)
 {
 #if defined(__x86_64__)
 	char line[4096], cs[64];
@@ -101,20 +101,20 @@ static void tsc_pair(uint64_t *tsc, uint64_t *ns)
 	}
 }
 
-static void clock_set_rate(struct smp_clock *ck, uint64_t dt, uint64_t dns)
+static void clock_set_rate(struct sampler_clock *ck, uint64_t dt, uint64_t dns)
 {
 	ck->mhz = (double)dt * 1000.0 / (double)dns;
 	ck->mult = (uint64_t)((1000.0 / ck->mhz) * 4294967296.0 + 0.5);
 }
 
-/* Two pairs 20 ms apart give the rate to ~1.5 ppm; smp_clock_refine() improves it. */
-int smp_clock_init(struct smp_clock *ck, bool want_tsc)
+/* Two pairs 20 ms apart give the rate to ~1.5 ppm; sampler_clock_refine() improves it. */
+int sampler_clock_init(struct sampler_clock *ck, bool want_tsc)
 {
 	struct timespec nap = { 0, 20 * 1000 * 1000 };
 	uint64_t t1, n1;
 
 	memset(ck, 0, sizeof(*ck));
-	ck->tsc = want_tsc && smp_tsc_usable();
+	ck->tsc = want_tsc && sampler_tsc_usable();
 	if (!ck->tsc) {
 		ck->mult = 1ull << 32;
 		return 0;
@@ -131,7 +131,7 @@ int smp_clock_init(struct smp_clock *ck, bool want_tsc)
 }
 
 /* A longer baseline, same method: called as the run goes on. */
-void smp_clock_refine(struct smp_clock *ck)
+void sampler_clock_refine(struct sampler_clock *ck)
 {
 	uint64_t t, n;
 
@@ -145,22 +145,22 @@ void smp_clock_refine(struct smp_clock *ck)
 	ck->ref_ns = n;
 }
 
-uint64_t smp_ticks_to_raw_ns(const struct smp_clock *ck, uint64_t t)
+uint64_t sampler_ticks_to_raw_ns(const struct sampler_clock *ck, uint64_t t)
 {
 	if (!ck->tsc)
 		return t;
 	if (t >= ck->ref_ticks)
-		return ck->ref_ns + smp_ticks_to_ns(ck, t - ck->ref_ticks);
-	return ck->ref_ns - smp_ticks_to_ns(ck, ck->ref_ticks - t);
+		return ck->ref_ns + sampler_ticks_to_ns(ck, t - ck->ref_ticks);
+	return ck->ref_ns - sampler_ticks_to_ns(ck, ck->ref_ticks - t);
 }
 
 /* ---- the loop ------------------------------------------------------------ */
 
 /* Off the hot path: account a gap and put it in the ring if there is room. */
 static void __attribute__((noinline, cold))
-record_gap(struct smp_spinner *sp, uint64_t prev, uint64_t now)
+record_gap(struct sampler_spinner *sp, uint64_t prev, uint64_t now)
 {
-	struct smp_prec *cur = &sp->cur;
+	struct sampler_period_rec *cur = &sp->cur;
 	uint64_t d = now - prev, head;
 
 	if ((int64_t)d < 0) {
@@ -173,9 +173,9 @@ record_gap(struct smp_spinner *sp, uint64_t prev, uint64_t now)
 		cur->max = d;
 
 	head = atomic_load_explicit(&sp->gap_head, memory_order_relaxed);
-	if (head - sp->tail_seen >= SMP_GAP_RING) {
+	if (head - sp->tail_seen >= SAMPLER_GAP_RING) {
 		sp->tail_seen = atomic_load_explicit(&sp->gap_tail, memory_order_acquire);
-		if (head - sp->tail_seen >= SMP_GAP_RING) {
+		if (head - sp->tail_seen >= SAMPLER_GAP_RING) {
 			cur->lost++;
 			cur->lost_sum += d;
 			if (d > cur->lost_max)
@@ -183,7 +183,7 @@ record_gap(struct smp_spinner *sp, uint64_t prev, uint64_t now)
 			return;
 		}
 	}
-	sp->gap[head & (SMP_GAP_RING - 1)] = (struct smp_gap){ .start = prev, .len = d };
+	sp->gap[head & (SAMPLER_GAP_RING - 1)] = (struct sampler_gap){ .start = prev, .len = d };
 	atomic_store_explicit(&sp->gap_head, head + 1, memory_order_release);
 }
 
@@ -194,9 +194,9 @@ record_gap(struct smp_spinner *sp, uint64_t prev, uint64_t now)
  * ended: back-to-back periods then leave no unmeasured moment between them.
  */
 static inline __attribute__((always_inline)) bool
-spin_period(struct smp_spinner *sp, bool tsc, uint64_t from)
+spin_period(struct sampler_spinner *sp, bool tsc, uint64_t from)
 {
-	const struct smp_ctl *ctl = sp->ctl;
+	const struct sampler_ctl *ctl = sp->ctl;
 	const uint64_t thr = ctl->thr, chunk = ctl->chunk;
 	uint64_t start, prev, now, deadline, check, iters = 0;
 
@@ -213,7 +213,7 @@ spin_period(struct smp_spinner *sp, bool tsc, uint64_t from)
 		if (unlikely(now >= check)) {
 			if (now >= deadline)
 				break;
-			if (atomic_load_explicit(&ctl->cmd, memory_order_relaxed) != SMP_RUN)
+			if (atomic_load_explicit(&ctl->cmd, memory_order_relaxed) != SAMPLER_RUN)
 				return false;
 			check = now + chunk < deadline ? now + chunk : deadline;
 		}
@@ -225,27 +225,27 @@ spin_period(struct smp_spinner *sp, bool tsc, uint64_t from)
 	return true;
 }
 
-static bool __attribute__((noinline)) spin_period_tsc(struct smp_spinner *sp, uint64_t from)
+static bool __attribute__((noinline)) spin_period_tsc(struct sampler_spinner *sp, uint64_t from)
 {
 	return spin_period(sp, true, from);
 }
 
-static bool __attribute__((noinline)) spin_period_raw(struct smp_spinner *sp, uint64_t from)
+static bool __attribute__((noinline)) spin_period_raw(struct sampler_spinner *sp, uint64_t from)
 {
 	return spin_period(sp, false, from);
 }
 
-static void publish_period(struct smp_spinner *sp)
+static void publish_period(struct sampler_spinner *sp)
 {
-	uint64_t head = atomic_load_explicit(&sp->prec_head, memory_order_relaxed);
-	uint64_t tail = atomic_load_explicit(&sp->prec_tail, memory_order_acquire);
+	uint64_t head = atomic_load_explicit(&sp->period_head, memory_order_relaxed);
+	uint64_t tail = atomic_load_explicit(&sp->period_tail, memory_order_acquire);
 
-	if (head - tail > sp->prec_mask) {
-		atomic_fetch_add_explicit(&sp->prec_lost, 1, memory_order_relaxed);
+	if (head - tail > sp->period_mask) {
+		atomic_fetch_add_explicit(&sp->periods_lost, 1, memory_order_relaxed);
 		return;
 	}
-	sp->prec[head & sp->prec_mask] = sp->cur;
-	atomic_store_explicit(&sp->prec_head, head + 1, memory_order_release);
+	sp->period_ring[head & sp->period_mask] = sp->cur;
+	atomic_store_explicit(&sp->period_head, head + 1, memory_order_release);
 }
 
 static void timespec_add_ns(struct timespec *ts, uint64_t ns)
@@ -256,14 +256,14 @@ static void timespec_add_ns(struct timespec *ts, uint64_t ns)
 }
 
 /* Periods back to back while the command is RUN; sleep period - runtime between. */
-static void run_periods(struct smp_spinner *sp)
+static void run_periods(struct sampler_spinner *sp)
 {
-	struct smp_ctl *ctl = sp->ctl;
+	struct sampler_ctl *ctl = sp->ctl;
 	bool sleeps = ctl->period_ns > ctl->runtime_ns;
 	struct timespec next;
 	uint64_t from = 0;
 
-	while (atomic_load_explicit(&ctl->cmd, memory_order_relaxed) == SMP_RUN) {
+	while (atomic_load_explicit(&ctl->cmd, memory_order_relaxed) == SAMPLER_RUN) {
 		clock_gettime(CLOCK_MONOTONIC, &next);
 		if (!(ctl->clock->tsc ? spin_period_tsc(sp, from) : spin_period_raw(sp, from)))
 			return;
@@ -274,7 +274,7 @@ static void run_periods(struct smp_spinner *sp)
 		}
 		timespec_add_ns(&next, ctl->period_ns);
 		pthread_mutex_lock(&ctl->lock);
-		while (atomic_load(&ctl->cmd) == SMP_RUN &&
+		while (atomic_load(&ctl->cmd) == SAMPLER_RUN &&
 		       pthread_cond_timedwait(&ctl->cond, &ctl->lock, &next) != ETIMEDOUT)
 			;
 		pthread_mutex_unlock(&ctl->lock);
@@ -286,26 +286,26 @@ static void run_periods(struct smp_spinner *sp)
  * lock, so a controller that reads it under the lock knows whether the
  * spinner can still publish anything.
  */
-static bool park(struct smp_spinner *sp)
+static bool park(struct sampler_spinner *sp)
 {
-	struct smp_ctl *ctl = sp->ctl;
+	struct sampler_ctl *ctl = sp->ctl;
 	int cmd;
 
 	pthread_mutex_lock(&ctl->lock);
-	while ((cmd = atomic_load(&ctl->cmd)) == SMP_WAIT) {
+	while ((cmd = atomic_load(&ctl->cmd)) == SAMPLER_WAIT) {
 		atomic_store(&sp->waiting, 1);
 		pthread_cond_broadcast(&ctl->cond);	/* the controller may wait for this */
 		pthread_cond_wait(&ctl->cond, &ctl->lock);
 	}
 	atomic_store(&sp->waiting, 0);
 	pthread_mutex_unlock(&ctl->lock);
-	return cmd == SMP_RUN;
+	return cmd == SAMPLER_RUN;
 }
 
 static void *spinner_main(void *arg)
 {
-	struct smp_spinner *sp = arg;
-	struct smp_ctl *ctl = sp->ctl;
+	struct sampler_spinner *sp = arg;
+	struct sampler_ctl *ctl = sp->ctl;
 	pid_t tid = gettid();
 	char name[16];
 	int err = 0;
@@ -330,7 +330,7 @@ static void *spinner_main(void *arg)
 }
 
 /* Start the thread pinned to its CPU; it reports its tid (or -errno) in sp->tid. */
-int smp_spinner_start(struct smp_spinner *sp)
+int sampler_spinner_start(struct sampler_spinner *sp)
 {
 	pthread_attr_t attr;
 	cpu_set_t set;
@@ -348,7 +348,7 @@ int smp_spinner_start(struct smp_spinner *sp)
 	return 0;
 }
 
-void smp_spinner_join(struct smp_spinner *sp)
+void sampler_spinner_join(struct sampler_spinner *sp)
 {
 	if (sp->created)
 		pthread_join(sp->thread, NULL);
@@ -359,21 +359,21 @@ void smp_spinner_join(struct smp_spinner *sp)
  * The very loop of the spinners, on the caller's thread, for bench/: spin
  * TICKS and report what the period record would hold. 0 or -errno.
  */
-int smp_spin_for(const struct smp_clock *ck, uint64_t ticks, uint64_t thr,
-		 struct smp_prec *out)
+int sampler_spin_for(const struct sampler_clock *ck, uint64_t ticks, uint64_t thr,
+		 struct sampler_period_rec *out)
 {
-	struct smp_ctl ctl = {
-		.cmd = SMP_RUN, .thr = thr, .runtime = ticks,
+	struct sampler_ctl ctl = {
+		.cmd = SAMPLER_RUN, .thr = thr, .runtime = ticks,
 		.chunk = ticks, .clock = ck,
 	};
-	struct smp_spinner *sp;
+	struct sampler_spinner *sp;
 	bool done;
 
-	if (posix_memalign((void **)&sp, SMP_CACHELINE, sizeof(*sp)))
+	if (posix_memalign((void **)&sp, SAMPLER_CACHELINE, sizeof(*sp)))
 		return -ENOMEM;
 	memset(sp, 0, sizeof(*sp));
 	sp->ctl = &ctl;
-	sp->gap = calloc(SMP_GAP_RING, sizeof(*sp->gap));
+	sp->gap = calloc(SAMPLER_GAP_RING, sizeof(*sp->gap));
 	if (!sp->gap) {
 		free(sp);
 		return -ENOMEM;

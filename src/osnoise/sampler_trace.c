@@ -29,6 +29,7 @@
 #include "osnoise/sampler.h"
 #include "trace_events.h"
 #include "trace_instance.h"
+#include "util.h"
 
 #define INSTANCE_PREFIX	"rtla_sampler_"
 
@@ -37,18 +38,18 @@ struct evtype {
 	struct tep_format_field *arg, *arg2, *name, *dur;
 };
 
-struct smp_trace {
+struct sampler_trace {
 	struct tep_handle *tep;
 	struct trace_instance ti;
 	struct guardian *guard;
 	cpu_set_t cpus;
-	const struct smp_clock *clock;
+	const struct sampler_clock *clock;
 	bool same_domain;		/* event ts are already spinner ticks */
 	const char *clock_name;
 	struct evtype *types;		/* indexed by event id; kind 0xffff: not ours */
 	const char **names;		/* by event id, for the saved trace */
 	int max_id;
-	struct smp_attr *attr;		/* the drain in progress */
+	struct sampler_attr *attr;		/* the drain in progress */
 	struct noise_run *run;
 };
 
@@ -79,24 +80,24 @@ static int event_kind(const struct tep_event *e)
 {
 	if (!strcmp(e->system, "irq")) {
 		if (!strcmp(e->name, "irq_handler_entry"))
-			return SMP_EV_IRQ;
+			return SAMPLER_EV_IRQ;
 		if (!strcmp(e->name, "irq_handler_exit"))
-			return SMP_EV_IRQ_EXIT;
+			return SAMPLER_EV_IRQ_EXIT;
 		if (!strcmp(e->name, "softirq_entry"))
-			return SMP_EV_SOFTIRQ;
+			return SAMPLER_EV_SOFTIRQ;
 		if (!strcmp(e->name, "softirq_exit"))
-			return SMP_EV_SOFTIRQ_EXIT;
+			return SAMPLER_EV_SOFTIRQ_EXIT;
 	} else if (!strcmp(e->system, "irq_vectors") || !strcmp(e->system, "ipi")) {
 		if (!strcmp(e->system, "ipi") && strncmp(e->name, "ipi_", 4))
 			return -1;
 		if (ends_with(e->name, "_entry"))
-			return SMP_EV_VEC;
+			return SAMPLER_EV_VEC;
 		if (ends_with(e->name, "_exit"))
-			return SMP_EV_VEC_EXIT;
+			return SAMPLER_EV_VEC_EXIT;
 	} else if (!strcmp(e->system, "nmi") && !strcmp(e->name, "nmi_handler")) {
-		return SMP_EV_NMI;
+		return SAMPLER_EV_NMI;
 	} else if (!strcmp(e->system, "sched") && !strcmp(e->name, "sched_switch")) {
-		return SMP_EV_SWITCH;
+		return SAMPLER_EV_SWITCH;
 	}
 	return -1;
 }
@@ -113,7 +114,7 @@ static struct tep_handle *load_events(int nr_cpus)
 	return tep;
 }
 
-static int build_types(struct smp_trace *t)
+static int build_types(struct sampler_trace *t)
 {
 	struct tep_event **all = tep_list_events(t->tep, TEP_EVENT_SORT_ID);
 	int n = 0;
@@ -139,20 +140,20 @@ static int build_types(struct smp_trace *t)
 			continue;
 		ty->kind = kind;
 		switch (kind) {
-		case SMP_EV_IRQ:
+		case SAMPLER_EV_IRQ:
 			ty->arg = tep_find_field(e, "irq");
 			ty->name = tep_find_field(e, "name");
 			break;
-		case SMP_EV_SOFTIRQ:
+		case SAMPLER_EV_SOFTIRQ:
 			ty->arg = tep_find_field(e, "vec");
 			break;
-		case SMP_EV_VEC:
+		case SAMPLER_EV_VEC:
 			ty->arg = tep_find_field(e, "vector");
 			break;
-		case SMP_EV_NMI:
+		case SAMPLER_EV_NMI:
 			ty->dur = tep_find_field(e, "delta_ns");
 			break;
-		case SMP_EV_SWITCH:
+		case SAMPLER_EV_SWITCH:
 			ty->arg = tep_find_field(e, "next_pid");
 			ty->arg2 = tep_find_field(e, "prev_pid");
 			ty->name = tep_find_field(e, "next_comm");
@@ -205,9 +206,9 @@ static void read_name(struct tep_format_field *f, struct tep_record *r, char *ds
 }
 
 /* Trace clock to spinner ticks: the identity, or the calibrated line. */
-static uint64_t to_ticks(const struct smp_trace *t, uint64_t ts)
+static uint64_t to_ticks(const struct sampler_trace *t, uint64_t ts)
 {
-	const struct smp_clock *ck = t->clock;
+	const struct sampler_clock *ck = t->clock;
 	double d;
 
 	if (t->same_domain)
@@ -218,8 +219,8 @@ static uint64_t to_ticks(const struct smp_trace *t, uint64_t ts)
 
 static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ctx)
 {
-	struct smp_trace *t = ctx;
-	struct smp_event ev = { 0 };
+	struct sampler_trace *t = ctx;
+	struct sampler_event ev = { 0 };
 	const struct evtype *ty;
 
 	if (e->id < 0 || e->id > t->max_id || t->types[e->id].kind == 0xffff)
@@ -233,11 +234,11 @@ static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ct
 	ev.arg2 = read_field(ty->arg2, r->data, -1);
 	ev.dur = read_field(ty->dur, r->data, 0);
 	read_name(ty->name, r, ev.name);
-	smp_attr_push(t->attr, cpu, &ev);
+	sampler_attr_push(t->attr, cpu, &ev);
 	return 0;
 }
 
-int smp_trace_drain(struct smp_trace *t, struct smp_attr *a, struct noise_run *run)
+int sampler_trace_drain(struct sampler_trace *t, struct sampler_attr *a, struct noise_run *run)
 {
 	int ret;
 
@@ -252,7 +253,7 @@ int smp_trace_drain(struct smp_trace *t, struct smp_attr *a, struct noise_run *r
 }
 
 /* The trace clock that maps onto the spinner's ticks. */
-static int set_clock(struct smp_trace *t)
+static int set_clock(struct sampler_trace *t)
 {
 	if (t->clock->tsc && tracefs_instance_file_write(t->ti.tfs, "trace_clock", "x86-tsc") > 0) {
 		t->clock_name = "x86-tsc";
@@ -267,7 +268,7 @@ static int set_clock(struct smp_trace *t)
 	return -ENOTSUP;
 }
 
-static int configure(struct smp_trace *t, int nr_cpus, long long buffer_kb)
+static int configure(struct sampler_trace *t, int nr_cpus, long long buffer_kb)
 {
 	int enabled = 0, ret;
 
@@ -281,7 +282,7 @@ static int configure(struct smp_trace *t, int nr_cpus, long long buffer_kb)
 				  strerror(errno));
 	if (tracefs_instance_set_affinity_set(t->ti.tfs, &t->cpus, sizeof(t->cpus)) < 0)
 		return -errno;
-	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(wanted); i++) {
 		if (tracefs_event_enable(t->ti.tfs, wanted[i].system, wanted[i].event) < 0) {
 			if (wanted[i].needed)
 				warn_msg("sampler: %s:%s events not available: noise they cause "
@@ -293,10 +294,10 @@ static int configure(struct smp_trace *t, int nr_cpus, long long buffer_kb)
 	return enabled ? 0 : -ENOENT;
 }
 
-struct smp_trace *smp_trace_create(const cpu_set_t *cpus, int nr_cpus,
-				   const struct smp_clock *ck, long long buffer_kb)
+struct sampler_trace *sampler_trace_create(const cpu_set_t *cpus, int nr_cpus,
+				   const struct sampler_clock *ck, long long buffer_kb)
 {
-	struct smp_trace *t = calloc(1, sizeof(*t));
+	struct sampler_trace *t = calloc(1, sizeof(*t));
 	const char *why = NULL, *dir;
 	int ret;
 
@@ -341,22 +342,22 @@ struct smp_trace *smp_trace_create(const cpu_set_t *cpus, int nr_cpus,
 out_fail:
 	debug_msg("sampler: no attribution (%s%s)", why,
 		 geteuid() ? "; it needs root" : "");
-	smp_trace_destroy(t);
+	sampler_trace_destroy(t);
 	return NULL;
 }
 
-int smp_trace_on(struct smp_trace *t)
+int sampler_trace_on(struct sampler_trace *t)
 {
 	trace_instance_set_on(&t->ti, true);
 	return 0;
 }
 
-void smp_trace_off(struct smp_trace *t)
+void sampler_trace_off(struct sampler_trace *t)
 {
 	trace_instance_set_on(&t->ti, false);
 }
 
-void smp_trace_destroy(struct smp_trace *t)
+void sampler_trace_destroy(struct sampler_trace *t)
 {
 	if (!t)
 		return;
@@ -368,7 +369,7 @@ void smp_trace_destroy(struct smp_trace *t)
 	free(t);
 }
 
-const char *smp_trace_clock(const struct smp_trace *t)
+const char *sampler_trace_clock(const struct sampler_trace *t)
 {
 	return t ? t->clock_name : "none";
 }

@@ -13,6 +13,7 @@
 #include "json.h"
 #include "osnoise.h"
 #include "top.h"
+#include "util.h"
 
 /* top's sink: every period folded into its CPU's totals */
 int noise_top_sink_new(struct noise_run *run)
@@ -103,11 +104,9 @@ void noise_table_print(FILE *f, const struct noise_run *run, time_t now)
 	noise_print_missed(f, run);
 }
 
-/* What stays on the screen: the backend's note, then the last table. */
+/* What stays on the screen: the last table. */
 void noise_top_print_final(FILE *f, const struct noise_run *run, time_t now)
 {
-	if (run->note)
-		fprintf(f, "%s\n", run->note);
 	noise_table_print(f, run, now);
 }
 
@@ -147,7 +146,7 @@ void noise_top_json(struct json *j, const struct noise_run *run)
 			};
 
 			json_str(j, "reason", "no period completed on this CPU");
-			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
 				if (k < 7 || run->tool->os_columns)
 					json_null(j, keys[k]);
 			json_object_end(j);

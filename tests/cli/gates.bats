@@ -28,6 +28,17 @@ hwnoise hist|p99_us>|rtla hwnoise hist: Invalid --fail-if: 'p99_us>': expected a
 EOF_CASES
 }
 
+@test "--fail-if with -T at or above the runtime is refused: no noise could reach the threshold" {
+	for t in 750000 99999999999999; do
+		echo "hwnoise -T $t"
+		run --separate-stderr "$RTLA" hwnoise --backend sampler -d 2s -T "$t" --fail-if 'max_single_us>20'
+		echo "-> $status: '$stderr'"
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$stderr" = "rtla hwnoise: Invalid -T for --fail-if: threshold $t us >= runtime 750000 us: no noise can reach it, every figure would be 0" ]
+	done
+}
+
 @test "rtla compare: the per-CPU table of two records, exit 2 on a regression" {
 	run --separate-stderr "$RTLA" compare "$F/base.json" "$F/new.json"
 	[ "$status" -eq 2 ]
@@ -84,6 +95,36 @@ EOF_CASES
 	run --separate-stderr "$RTLA" compare "$BATS_TEST_TMPDIR/cap.json" "$F/base.json"
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "rtla compare: $BATS_TEST_TMPDIR/cap.json: not a record of a noise tool (no \"cpus\"; write one with -J or --json-file)" ]
+}
+
+@test "rtla compare: a record of another command is refused, one line and exit 1" {
+	"$RTLA" dhry -i 1000 -J >"$BATS_TEST_TMPDIR/dhry.json"
+	for order in "$F/base.json $BATS_TEST_TMPDIR/dhry.json" "$BATS_TEST_TMPDIR/dhry.json $F/base.json"; do
+		echo "compare $order"
+		# shellcheck disable=SC2086
+		run --separate-stderr "$RTLA" compare $order
+		echo "-> $status: '$stderr'"
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$stderr" = "rtla compare: $BATS_TEST_TMPDIR/dhry.json: not a record of a noise tool (its schema is 'rtla-dhry'; compare takes records of osnoise top, osnoise hist, hwnoise and hwnoise hist)" ]
+	done
+}
+
+@test "rtla compare: a figure absent from both records is not compared and not a regression" {
+	for rec in base new; do
+		python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["cpus"]:
+    c.pop("hw_count")
+    c["nmi_count"] = None
+json.dump(d, open(sys.argv[2], "w"))' "$F/$rec.json" "$BATS_TEST_TMPDIR/$rec.json"
+	done
+	run --separate-stderr "$RTLA" compare --max-increase max_single_us=2000 \
+		"$BATS_TEST_TMPDIR/base.json" "$BATS_TEST_TMPDIR/new.json"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	run ! grep -Eq 'hw_count|nmi_count' <<<"$output"
 }
 
 @test "--junit and --prometheus: a destination that cannot be written is refused before measuring" {

@@ -21,6 +21,7 @@ teardown() {
 	[[ ${lines[0]} == "rtla osnoise hist: a per-cpu histogram of the OS noise (version "* ]]
 	[ "${lines[1]}" = "  usage: [rtla] osnoise hist [-h] [-D] [-d s] [-a us] [-p us] [-r us] [-s us] [-S us] \\" ]
 	[ "${lines[3]}" = "	  [-c cpu-list] [-H cpu-list] [-P priority] [-b N] [-E N] [--no-header] [--no-summary] \\" ]
+	# upstream's bytes, its oddity included: "[--warm-up]" without the s
 	[ "${lines[4]}" = "	  [--no-index] [--with-zeros] [-C [cgroup_name]] [--warm-up]" ]
 	# upstream's hist lines, between --trigger and -P, in its order
 	want=$(printf '\t%s\n' \
@@ -43,6 +44,8 @@ teardown() {
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} == "rtla hwnoise hist: a per-cpu histogram of the hardware-related noise (version "* ]]
 	[[ ${lines[1]} == "  usage: [rtla] hwnoise hist [-h] [-D] [-d s]"* ]]
+	# osnoise hist keeps upstream's "[--warm-up]"; hwnoise hist is ours and names the argument
+	[ "${lines[4]}" = "	  [--no-index] [--with-zeros] [-C [cgroup_name]] [--warm-up s]" ]
 	help=$output
 	run "$RTLA" hwnoise hist -h
 	[ "$output" = "$help" ]

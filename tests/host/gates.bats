@@ -55,6 +55,16 @@ json() {
 assert d["gate"]["cpus_passed"] == int(sys.argv[1]) and d["gate"]["failures"] == []' "$NCPU" <<<"$output"
 }
 
+@test "-T at or above the runtime without --fail-if: one warning, upstream's exit status, lost_samples in the record" {
+	run --separate-stderr "$RTLA" hwnoise --backend sampler -c 0 -d 1s -q -T 99999999999999 \
+		--json-file "$T/r.json"
+	echo "status $status; stderr: $stderr"
+	[ "$status" -eq 0 ]
+	grep -qx "rtla hwnoise: warning: -T: threshold 99999999999999 us >= runtime 750000 us: no noise can reach it, every figure would be 0" <<<"$stderr"
+	json "$T/r.json" 'd["lost_samples"] == 0 and d["verdict"] in ("passed", "incomplete")'
+	json "$T/r.json" '(d["verdict"] == "incomplete") == (d["missed_events"] != 0)'
+}
+
 @test "osnoise hist: a gate on a percentile, from every single noise" {
 	run --separate-stderr "$RTLA" osnoise hist --backend sampler -c 0 -d 1s \
 		--fail-if 'p50_us>=0' --json-file "$T/h.json" --prometheus "$T/h.prom"

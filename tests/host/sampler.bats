@@ -100,7 +100,7 @@ check_rows() {
 		start_bg osnoise top --backend sampler -c "$cpu" -d 2s -q
 		finish_bg
 		[ "$status" -eq 0 ]
-		grep -q '^sampler backend' "$T/out"
+		grep -qx 'rtla osnoise: sampler backend: measured from user space, noise attributed from trace events' "$T/err"
 		grep -q 'Operating System Noise' "$T/out"
 		grep -q '^CPU Period       Runtime        Noise  % CPU Aval   Max Noise   Max Single          HW          NMI          IRQ      Softirq       Thread$' "$T/out"
 		[ "$(check_rows 10)" = 1 ]
@@ -262,9 +262,35 @@ check_rows() {
 	start_bg hwnoise -c 0 -d 1s -q
 	finish_bg
 	[ "$status" -eq 0 ]
-	[ "$(grep -c 'sampler' "$T/err")" -eq 1 ]
+	[ "$(grep -c 'measuring with the sampler' "$T/err")" -eq 1 ]
 	grep -qx 'rtla hwnoise: the kernel has no osnoise tracer: measuring with the sampler backend' "$T/err"
-	grep -q '^sampler backend' "$T/out"
+	grep -qx 'rtla hwnoise: sampler backend: measured from user space, noise attributed from trace events' "$T/err"
+	run ! grep -q 'sampler' "$T/out"
+}
+
+@test "sampler: the backend's note goes to stderr in top and hist; stdout holds upstream's text" {
+	# hist has no -q
+	for cmd in "osnoise top -q" "osnoise hist" "hwnoise -q" "hwnoise hist"; do
+		echo "$cmd"
+		# shellcheck disable=SC2086
+		start_bg $cmd --backend sampler -c 0 -d 1s
+		finish_bg
+		[ "$status" -eq 0 ]
+		grep -Eqx "rtla (osnoise|hwnoise): sampler backend: measured from user space, noise attributed from trace events" "$T/err"
+		run ! grep -q 'sampler' "$T/out"
+	done
+}
+
+@test "sampler: an --on-end action's output comes after the final table, as upstream's" {
+	for cmd in "hwnoise -q" "osnoise hist"; do
+		echo "$cmd"
+		# shellcheck disable=SC2086
+		start_bg $cmd --backend sampler -c 0 -d 1s --on-end 'shell,command=echo END-ACTION'
+		finish_bg
+		[ "$status" -eq 0 ]
+		[ "$(tail -n 1 "$T/out")" = "END-ACTION" ]
+		[ "$(grep -c END-ACTION "$T/out")" -eq 1 ]
+	done
 }
 
 @test "sampler: bad input is refused as with the tracer backend" {

@@ -232,6 +232,46 @@ static void test_evaluate(void)
 	gate_criteria_free(&c);
 }
 
+/* A run that lost events or samples fails any gate, with or without a failed criterion. */
+static void test_evaluate_lost(void)
+{
+	struct top_fixture fx;
+	struct gate_criteria c, none = { 0 };
+	struct gate_verdict v;
+	char line[256];
+
+	top_fixture_init(&fx, &hwnoise_tool);
+	CPU_CLR(2, &fx.p.cpus);
+	c = criteria("max_single_us>40", NULL);
+	is_int(gate_lost(&fx.run), 0, "nothing lost");
+	gate_evaluate(&fx.run, &c, &v);
+	ok(!v.failed, "complete and within the limits: passed");
+	gate_verdict_free(&v);
+
+	fx.run.missed_events = 12;
+	gate_evaluate(&fx.run, &c, &v);
+	ok(v.failed && v.first_failed == -1, "12 missed events: failed, though no criterion did");
+	gate_summary(&c, &v, line, sizeof(line));
+	is_str(line, "FAILED: 12 events or samples lost: the figures are incomplete",
+	       "the summary says how many");
+	gate_verdict_free(&v);
+
+	fx.run.lost_samples = 3;
+	is_int(gate_lost(&fx.run), 15, "the tracer's missed events and the sampler's lost samples add");
+	fx.run.missed_events = UINT64_MAX;
+	gate_evaluate(&fx.run, &c, &v);
+	gate_summary(&c, &v, line, sizeof(line));
+	is_str(line, "FAILED: an unknown number of events lost: the figures are incomplete",
+	       "an unknown count");
+	gate_verdict_free(&v);
+
+	fx.run.missed_events = 0;
+	gate_evaluate(&fx.run, &none, &v);
+	ok(!v.failed && v.lost == 3, "without --fail-if (only --junit): not failed, lost kept");
+	gate_verdict_free(&v);
+	gate_criteria_free(&c);
+}
+
 /* hist: percentiles from samples, the rest from the period totals */
 static void test_evaluate_hist(void)
 {
@@ -522,6 +562,7 @@ int main(void)
 	test_check_tool();
 	test_ops();
 	test_evaluate();
+	test_evaluate_lost();
 	test_evaluate_hist();
 	test_writers();
 	test_write_replacing();

@@ -16,13 +16,13 @@
 static const char *names[] = { "irq_handler_entry", "local_timer_entry", "softirq_entry",
 			       "sched_switch", "nmi_handler", "local_timer_exit" };
 
-static struct smp_clock raw_clock = { .tsc = false, .mult = 1ull << 32 };
+static struct sampler_clock raw_clock = { .tsc = false, .mult = 1ull << 32 };
 
-static struct smp_event ev(uint64_t ts, int kind, int arg, int arg2, const char *name)
+static struct sampler_event ev(uint64_t ts, int kind, int arg, int arg2, const char *name)
 {
-	struct smp_event e = { .ts = ts, .kind = kind, .arg = arg, .arg2 = arg2 };
+	struct sampler_event e = { .ts = ts, .kind = kind, .arg = arg, .arg2 = arg2 };
 
-	e.type = kind == SMP_EV_VEC || kind == SMP_EV_VEC_EXIT ? 1 : kind == SMP_EV_SWITCH ? 3 : 0;
+	e.type = kind == SAMPLER_EV_VEC || kind == SAMPLER_EV_VEC_EXIT ? 1 : kind == SAMPLER_EV_SWITCH ? 3 : 0;
 	if (name)
 		snprintf(e.name, sizeof(e.name), "%s", name);
 	return e;
@@ -32,16 +32,16 @@ static struct smp_event ev(uint64_t ts, int kind, int arg, int arg2, const char 
 #define OSNOISE	false
 #define HWNOISE	true
 
-static void init_attr(struct smp_attr *a, bool irq_disabled, long long stop_us,
+static void init_attr(struct sampler_attr *a, bool irq_disabled, long long stop_us,
 		      long long stop_total_us)
 {
-	struct smp_cfg cfg = { .irq_disabled = irq_disabled, .attribution = true, .stop_us = stop_us,
+	struct sampler_cfg cfg = { .irq_disabled = irq_disabled, .attribution = true, .stop_us = stop_us,
 			       .stop_total_us = stop_total_us };
 	cpu_set_t cpus;
 
 	CPU_ZERO(&cpus);
 	CPU_SET(1, &cpus);
-	if (smp_attr_init(a, 2, &cpus, &raw_clock, &cfg))
+	if (sampler_attr_init(a, 2, &cpus, &raw_clock, &cfg))
 		abort();
 	a->cpu[1].spinner = SPIN;
 	a->type_names = names;
@@ -55,59 +55,59 @@ static void init_attr(struct smp_attr *a, bool irq_disabled, long long stop_us,
  *   [60, 90) us  the tick, then "busy" runs for 28 us       -> thread
  * plus an IRQ before the period (not counted) and one after it (kept).
  */
-static void feed(struct smp_attr *a)
+static void feed(struct sampler_attr *a)
 {
-	static const struct smp_gap gaps[] = {
+	static const struct sampler_gap gaps[] = {
 		{ 10000, 12000 }, { 40000, 5000 }, { 60000, 30000 },
 	};
-	struct smp_event evs[] = {
-		ev(500, SMP_EV_IRQ, 11, 0, "virtio0"),
-		ev(10100, SMP_EV_VEC, 236, 0, NULL),
-		ev(14000, SMP_EV_VEC_EXIT, 236, 0, NULL),
-		ev(14100, SMP_EV_SOFTIRQ, 9, 0, NULL),
-		ev(15000, SMP_EV_SOFTIRQ_EXIT, 9, 0, NULL),
-		ev(60100, SMP_EV_VEC, 236, 0, NULL),
-		ev(61000, SMP_EV_VEC_EXIT, 236, 0, NULL),
-		ev(61500, SMP_EV_SWITCH, 200, SPIN, "busy"),
-		ev(89500, SMP_EV_SWITCH, SPIN, 200, "rtla_spin/1"),
-		ev(150000, SMP_EV_IRQ, 11, 0, "virtio0"),
+	struct sampler_event evs[] = {
+		ev(500, SAMPLER_EV_IRQ, 11, 0, "virtio0"),
+		ev(10100, SAMPLER_EV_VEC, 236, 0, NULL),
+		ev(14000, SAMPLER_EV_VEC_EXIT, 236, 0, NULL),
+		ev(14100, SAMPLER_EV_SOFTIRQ, 9, 0, NULL),
+		ev(15000, SAMPLER_EV_SOFTIRQ_EXIT, 9, 0, NULL),
+		ev(60100, SAMPLER_EV_VEC, 236, 0, NULL),
+		ev(61000, SAMPLER_EV_VEC_EXIT, 236, 0, NULL),
+		ev(61500, SAMPLER_EV_SWITCH, 200, SPIN, "busy"),
+		ev(89500, SAMPLER_EV_SWITCH, SPIN, 200, "rtla_spin/1"),
+		ev(150000, SAMPLER_EV_IRQ, 11, 0, "virtio0"),
 	};
 
 	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
-		smp_attr_push(a, 1, &evs[i]);
+		sampler_attr_push(a, 1, &evs[i]);
 	for (size_t i = 0; i < sizeof(gaps) / sizeof(gaps[0]); i++)
-		smp_attr_gap(a, &a->cpu[1], &gaps[i]);
+		sampler_attr_gap(a, &a->cpu[1], &gaps[i]);
 }
 
-static const struct smp_prec period = {
+static const struct sampler_period_rec period = {
 	.start = 1000, .end = 101000, .sum = 47000, .max = 30000, .gaps = 3, .gap_end = 3,
 	.iters = 1000,
 };
 
 static void test_clock(void)
 {
-	struct smp_clock ck = { .tsc = true, .mhz = 2000.0, .mult = 1ull << 31 };
+	struct sampler_clock ck = { .tsc = true, .mhz = 2000.0, .mult = 1ull << 31 };
 
-	is_int(smp_ns_to_ticks(&ck, 1000), 2000, "clock: 1 us is 2000 ticks at 2 GHz");
-	is_int(smp_ticks_to_ns(&ck, 2000), 1000, "clock: 2000 ticks are 1 us at 2 GHz");
+	is_int(sampler_ns_to_ticks(&ck, 1000), 2000, "clock: 1 us is 2000 ticks at 2 GHz");
+	is_int(sampler_ticks_to_ns(&ck, 2000), 1000, "clock: 2000 ticks are 1 us at 2 GHz");
 	ck.mhz = 2445.426;
-	is_int(smp_ns_to_ticks(&ck, 1000), 2446, "clock: a threshold in ticks rounds up");
-	is_int(smp_ns_to_ticks(&raw_clock, 1234), 1234, "clock: raw ticks are ns");
+	is_int(sampler_ns_to_ticks(&ck, 1000), 2446, "clock: a threshold in ticks rounds up");
+	is_int(sampler_ns_to_ticks(&raw_clock, 1234), 1234, "clock: raw ticks are ns");
 	ck.ref_ticks = 1000000;
 	ck.ref_ns = 5000;
 	ck.mhz = 2000.0;
-	is_int(smp_ticks_to_raw_ns(&ck, 1002000), 6000, "clock: absolute ticks after the reference");
-	is_int(smp_ticks_to_raw_ns(&ck, 998000), 4000, "clock: absolute ticks before the reference");
+	is_int(sampler_ticks_to_raw_ns(&ck, 1002000), 6000, "clock: absolute ticks after the reference");
+	is_int(sampler_ticks_to_raw_ns(&ck, 998000), 4000, "clock: absolute ticks before the reference");
 }
 
 static void test_osnoise_period(void)
 {
-	struct smp_attr a;
+	struct sampler_attr a;
 	struct noise_period p;
 
 	init_attr(&a, OSNOISE, 0, 0);
 	feed(&a);
-	ok(smp_attr_period(&a, &a.cpu[1], &period, &p), "osnoise: the period counts");
+	ok(sampler_attr_period(&a, &a.cpu[1], &period, &p), "osnoise: the period counts");
 	is_int(p.cpu, 1, "osnoise: cpu");
 	is_int(p.runtime, 100, "osnoise: runtime 100 us");
 	is_int(p.noise, 47, "osnoise: noise is every gap (47 us)");
@@ -121,75 +121,75 @@ static void test_osnoise_period(void)
 	is_int(a.cpu[1].st.explained_time, 42000, "stats: 42 us of 47 explained");
 	is_int(a.cpu[1].st.covered_time, 3900 + 900 + 900 + 28000, "stats: time inside handlers and tasks");
 
-	smp_attr_compact(&a.cpu[1]);
+	sampler_attr_compact(&a.cpu[1]);
 	is_int(a.cpu[1].nev, 1, "compact: the IRQ after the period waits for the next one");
 	is_int(a.cpu[1].ev[0].ts, 150000, "compact: and it is that IRQ");
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 
 	init_attr(&a, OSNOISE, 0, 0);
 	a.cfg.rt_kernel = true;
 	feed(&a);
-	smp_attr_period(&a, &a.cpu[1], &period, &p);
+	sampler_attr_period(&a, &a.cpu[1], &period, &p);
 	is_int(p.softirq, 0, "PREEMPT_RT: softirqs are not counted, as the kernel does not");
 	is_int(p.thread, 1, "PREEMPT_RT: thread noise still counted");
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 }
 
 static void test_hwnoise_period(void)
 {
-	struct smp_event nmi = ev(40500, SMP_EV_NMI, 0, 0, NULL);
-	struct smp_attr a;
+	struct sampler_event nmi = ev(40500, SAMPLER_EV_NMI, 0, 0, NULL);
+	struct sampler_attr a;
 	struct noise_period p;
 
 	init_attr(&a, HWNOISE, 0, 0);
 	feed(&a);
-	ok(smp_attr_period(&a, &a.cpu[1], &period, &p), "hwnoise: the period counts");
+	ok(sampler_attr_period(&a, &a.cpu[1], &period, &p), "hwnoise: the period counts");
 	is_int(p.noise, 5, "hwnoise: only the unexplained gap is noise");
 	is_int(p.max_sample, 5, "hwnoise: max single from that gap");
 	is_int(p.hw, 1, "hwnoise: HW count");
 	is_int(p.irq + p.softirq + p.thread, 0, "hwnoise: IRQ, softirq and thread stay 0");
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 
 	/* an NMI inside the quiet gap: NMI noise, still noise in hwnoise */
 	init_attr(&a, HWNOISE, 0, 0);
 	nmi.dur = 3000;
-	smp_attr_push(&a, 1, &nmi);
-	smp_attr_gap(&a, &a.cpu[1], &(struct smp_gap){ 40000, 5000 });
-	ok(smp_attr_period(&a, &a.cpu[1], &(struct smp_prec){ .start = 0, .end = 100000,
+	sampler_attr_push(&a, 1, &nmi);
+	sampler_attr_gap(&a, &a.cpu[1], &(struct sampler_gap){ 40000, 5000 });
+	ok(sampler_attr_period(&a, &a.cpu[1], &(struct sampler_period_rec){ .start = 0, .end = 100000,
 		.sum = 5000, .max = 5000, .gaps = 1, .gap_end = 1 }, &p), "nmi: period counts");
 	is_int(p.noise, 5, "nmi: an NMI gap is hwnoise noise");
 	is_int(p.nmi, 1, "nmi: counted");
 	is_int(p.hw, 0, "nmi: not HW");
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 }
 
 /* What a hist tool gets as samples: every gap, or with IRQs "disabled" the unexplained ones. */
 static void test_gap_samples(void)
 {
-	static const struct smp_gap gaps[] = { { 10000, 12000 }, { 40000, 5000 }, { 60000, 30000 } };
+	static const struct sampler_gap gaps[] = { { 10000, 12000 }, { 40000, 5000 }, { 60000, 30000 } };
 	static const uint64_t os[] = { 12000, 5000, 30000 }, hw[] = { 0, 5000, 0 };
-	struct smp_attr a;
+	struct sampler_attr a;
 
 	for (int mode = 0; mode < 2; mode++) {
 		init_attr(&a, mode ? HWNOISE : OSNOISE, 0, 0);
 		feed(&a);	/* queues the events, and classifies the gaps once */
 		a.cpu[1].cursor = 0;
 		for (int i = 0; i < 3; i++)
-			is_int(smp_attr_gap(&a, &a.cpu[1], &gaps[i]), mode ? hw[i] : os[i],
+			is_int(sampler_attr_gap(&a, &a.cpu[1], &gaps[i]), mode ? hw[i] : os[i],
 			       "%s: gap %d is a sample of %llu ns", mode ? "hwnoise" : "osnoise", i,
 			       (unsigned long long)(mode ? hw[i] : os[i]));
-		smp_attr_free(&a);
+		sampler_attr_free(&a);
 	}
 	init_attr(&a, OSNOISE, 25, 0);
 	feed(&a);
-	is_int(smp_attr_gap(&a, &a.cpu[1], &(struct smp_gap){ 95000, 2000 }), 0,
+	is_int(sampler_attr_gap(&a, &a.cpu[1], &(struct sampler_gap){ 95000, 2000 }), 0,
 	       "a gap after the stop is no sample");
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 }
 
 static void test_stops(void)
 {
-	struct smp_attr a;
+	struct sampler_attr a;
 	struct noise_period p;
 
 	init_attr(&a, OSNOISE, 25, 0);
@@ -198,40 +198,40 @@ static void test_stops(void)
 	is_str(a.stop.reason, "single", "-s: reason");
 	is_int(a.stop.value_us, 30, "-s: value");
 	is_int(a.stop.cpu, 1, "-s: cpu");
-	ok(!smp_attr_period(&a, &a.cpu[1], &period, &p),
+	ok(!sampler_attr_period(&a, &a.cpu[1], &period, &p),
 	   "-s: the period the stop fell in is dropped, as the kernel drops it");
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 
 	init_attr(&a, OSNOISE, 30, 0);
 	feed(&a);
 	ok(!a.stop.hit, "-s 30: a 30 us gap is not longer than 30 us");
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 
 	init_attr(&a, HWNOISE, 25, 0);
 	feed(&a);
 	ok(!a.stop.hit, "hwnoise -s 25: thread noise does not stop hwnoise");
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 
 	init_attr(&a, HWNOISE, 4, 0);
 	feed(&a);
 	ok(a.stop.hit && a.stop.value_us == 5, "hwnoise -s 4: the 5 us HW gap stops it");
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 
 	init_attr(&a, OSNOISE, 0, 46);
 	feed(&a);
-	ok(smp_attr_period(&a, &a.cpu[1], &period, &p), "-S 46: the period is reported");
+	ok(sampler_attr_period(&a, &a.cpu[1], &period, &p), "-S 46: the period is reported");
 	ok(a.stop.hit, "-S 46: 47 us of noise stops the run");
 	is_str(a.stop.reason, "total", "-S: reason");
 	is_int(a.stop.value_us, 47, "-S: value is the period's noise");
-	smp_attr_reset(&a);
+	sampler_attr_reset(&a);
 	ok(!a.stop.hit && !a.cpu[1].nev, "reset: no stop, no queued events");
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 }
 
 static void test_losses(void)
 {
-	struct smp_prec r = period;
-	struct smp_attr a;
+	struct sampler_period_rec r = period;
+	struct sampler_attr a;
 	struct noise_period p;
 
 	init_attr(&a, HWNOISE, 0, 0);
@@ -239,22 +239,22 @@ static void test_losses(void)
 	r.lost = 2;
 	r.lost_sum = 8000;
 	r.lost_max = 6000;
-	smp_attr_period(&a, &a.cpu[1], &r, &p);
+	sampler_attr_period(&a, &a.cpu[1], &r, &p);
 	is_int(p.hw, 3, "lost gaps count as HW");
 	is_int(p.noise, 13, "lost gaps count as hwnoise noise");
 	is_int(p.max_sample, 6, "a lost gap can be the longest");
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 
 	init_attr(&a, OSNOISE, 0, 0);
 	for (int i = 0; i < 3; i++)
-		smp_attr_push(&a, 0, &(struct smp_event){ .ts = 1 });
+		sampler_attr_push(&a, 0, &(struct sampler_event){ .ts = 1 });
 	is_int(a.cpu[0].nev, 0, "events of CPUs not measured are ignored");
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 }
 
 static void test_save(void)
 {
-	struct smp_attr a;
+	struct sampler_attr a;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -262,7 +262,7 @@ static void test_save(void)
 	init_attr(&a, OSNOISE, 0, 0);
 	feed(&a);
 	f = open_memstream(&buf, &len);
-	is_int(smp_attr_save(&a, f), 0, "save: writes");
+	is_int(sampler_attr_save(&a, f), 0, "save: writes");
 	fclose(f);
 	ok(buf && strstr(buf, "irq      local_timer_entry(236) softirq:RCU"),
 	   "save: the tick gap lists its events");
@@ -270,14 +270,14 @@ static void test_save(void)
 	   "save: the thread gap names the task");
 	ok(buf && strstr(buf, "        5000 hw"), "save: the quiet gap is hw");
 	free(buf);
-	smp_attr_free(&a);
+	sampler_attr_free(&a);
 }
 
 static void test_spin(void)
 {
-	struct smp_prec r;
+	struct sampler_period_rec r;
 
-	is_int(smp_spin_for(&raw_clock, 2000000, 1000, &r), 0,
+	is_int(sampler_spin_for(&raw_clock, 2000000, 1000, &r), 0,
 	       "spin: the spinner loop runs 2 ms on this thread");
 	ok(r.iters > 0, "spin: it counted %llu iterations", (unsigned long long)r.iters);
 	ok(r.end - r.start >= 2000000, "spin: for the whole runtime");
