@@ -4,7 +4,8 @@
  *
  * The guardian is a fork of the borrowing process (no exec: it only needs
  * open, write and rmdir). The two share a socket on which the borrower
- * sends small frames and the guardian only listens; a socket rather than a
+ * sends small frames and the guardian only listens, after one byte of its
+ * own that says it has left the borrower's session; a socket rather than a
  * pipe so that a send to a guardian that is gone fails with EPIPE instead
  * of raising SIGPIPE in a program that has not ignored it.
  *
@@ -584,6 +585,9 @@ static void __attribute__((noreturn)) guardian_main(int sock, int pidfd,
 	detach(fds, 3);
 	if (sock < 0)
 		_exit(1);
+	/* out of rtla's session now: a kill of its process group misses us */
+	if (send(sock, "R", 1, MSG_NOSIGNAL) != 1)
+		_exit(1);
 	s.sock = sock;
 	s.pidfd = pidfd;
 	listen_to_borrower(&s);
@@ -608,6 +612,20 @@ static void __attribute__((noreturn)) guardian_main(int sock, int pidfd,
 		  "waiting for its end), %d failure%s", borrower, ms_since(&t0), settle_ms,
 		  failed, failed == 1 ? "" : "s");
 	_exit(failed ? 1 : 0);
+}
+
+/* The one byte the guardian sends once it has detached; 0 or -errno. */
+static int wait_ready(struct guardian *g)
+{
+	char c;
+	ssize_t n;
+
+	do
+		n = recv(g->sock, &c, 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n == 1 && c == 'R')
+		return 0;
+	return n < 0 ? -errno : -ECHILD;
 }
 
 int guardian_start(struct guardian **gp, const struct guardian_opts *opts)
@@ -651,6 +669,19 @@ int guardian_start(struct guardian **gp, const struct guardian_opts *opts)
 	}
 	g->pid = pid;
 	g->sock = sv[0];
+	/*
+	 * Wait until it has its own session: until then a SIGKILL to rtla's
+	 * process group (setsid rtla ...; kill -9 -PGID) would take it too, and
+	 * with it the restore of what rtla borrows next.
+	 */
+	err = wait_ready(g);
+	if (err) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		close(g->sock);
+		guardian_free(g);
+		return err;
+	}
 	*gp = g;
 	return 0;
 }

@@ -383,6 +383,26 @@ static void test_mark_other_dir(void)
 	unlink(at("record"));
 }
 
+/*
+ * When guardian_start() returns, the guardian has a session of its own: a
+ * SIGKILL to the borrower's process group right after cannot take it.
+ */
+static void test_own_session(void)
+{
+	struct guardian_opts o = { .keep_fd = -1 };
+	struct guardian *g;
+	pid_t gpid;
+
+	if (guardian_start(&g, &o)) {
+		ok(0, "session: the guardian starts");
+		return;
+	}
+	gpid = guardian_pid(g);
+	is_int(getsid(gpid), gpid, "session: the guardian leads its own session when start returns");
+	ok(getsid(gpid) != getsid(0), "session: not the borrower's");
+	is_int(guardian_stand_down(g), 0, "session: it stands down");
+}
+
 int main(void)
 {
 	snprintf(root, sizeof(root), "/tmp/rtla-guardian-XXXXXX");
@@ -400,6 +420,7 @@ int main(void)
 	test_end(END_KILL_BOTH);
 	test_marks();
 	test_mark_other_dir();
+	test_own_session();
 	unlink(at("a"));
 	unlink(at("b"));
 	unlink(at("c"));
