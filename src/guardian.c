@@ -614,12 +614,23 @@ static void __attribute__((noreturn)) guardian_main(int sock, int pidfd,
 	_exit(failed ? 1 : 0);
 }
 
-/* The one byte the guardian sends once it has detached; 0 or -errno. */
+/*
+ * The one byte the guardian sends once it has detached; 0 or -errno. Its
+ * first steps are a few syscalls: one that is not there within 2 s (as for
+ * its stand-down) is stuck.
+ */
 static int wait_ready(struct guardian *g)
 {
+	struct pollfd p = { g->sock, POLLIN, 0 };
 	char c;
 	ssize_t n;
+	int r;
 
+	do
+		r = poll(&p, 1, 2000);
+	while (r < 0 && errno == EINTR);
+	if (r <= 0)
+		return r < 0 ? -errno : -ETIMEDOUT;
 	do
 		n = recv(g->sock, &c, 1, 0);
 	while (n < 0 && errno == EINTR);

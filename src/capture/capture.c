@@ -261,7 +261,7 @@ static const char *foreign_archive(const char *dest)
 	snprintf(name, sizeof(name), "%s", dest);
 	for (len = strlen(name); len > 1 && name[len - 1] == '/'; )
 		name[--len] = '\0';
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
 		if (ends_with(name, suffixes[i], true))
 			return suffixes[i];
 	return NULL;

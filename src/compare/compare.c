@@ -60,7 +60,7 @@ static const struct {
 	{ "thread_count", false, false, false },
 };
 
-#define NR_FIGURES (sizeof(figures) / sizeof(figures[0]))
+#define NR_FIGURES ARRAY_SIZE(figures)
 
 enum { COL_CPU, COL_METRIC, COL_BASE, COL_NEW, COL_DELTA, COL_CHANGE, COL_LIMIT, COL_VERDICT };
 
@@ -78,7 +78,7 @@ static const struct out_column cols[] = {
 			  "ok, better, worse (not judged), regression, or missing" },
 };
 
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+#define NCOLS ARRAY_SIZE(cols)
 
 static const struct cli_option compare_options[] = {
 	CLI_VALUE(OPT_TOLERANCE, "tolerance", "PCT",
@@ -222,13 +222,13 @@ static void warn_differences(const struct jv *a, const struct jv *b)
 	const struct jv *oa = jv_get(a, "options"), *ob = jv_get(b, "options");
 	char va[64], vb[64];
 
-	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(top); i++) {
 		const char *x = jv_str(a, top[i], "?"), *y = jv_str(b, top[i], "?");
 
 		if (strcmp(x, y))
 			warn_msg("the records differ in %s: %s (BASE) vs %s (NEW)", top[i], x, y);
 	}
-	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++) {
 		const struct jv *x = jv_get(oa, opts[i]), *y = jv_get(ob, opts[i]);
 		const struct jv *v[2] = { x, y };
 		char *out[2] = { va, vb };

@@ -186,7 +186,6 @@ static int parse_backend(const char *s, enum noise_backend_kind *kind, char *err
 	return -EINVAL;
 }
 
-/* Apply one option; returns 0, or -EINVAL with *what/err set. */
 /* A file the gate writes: not standard output (the table is there), and writable. */
 static int check_destination(const char *path, char *err)
 {
@@ -207,6 +206,7 @@ static int check_destination(const char *path, char *err)
 	return ret;
 }
 
+/* Apply one option; returns 0, or -EINVAL with *what/err set. */
 static int apply_option(int c, const char *optarg, struct noise_params *p,
 			const char **trace_file, const char **what, char *err)
 {

@@ -209,7 +209,7 @@ void noise_top_add_period(struct noise_run *run, const struct noise_period *p);
 void noise_top_sink_free(struct noise_run *run);
 /* The header, one row per measured CPU with runtime, the missed-events line. */
 void noise_table_print(FILE *f, const struct noise_run *run, time_t now);
-/* The backend's note, if any, then the table. */
+/* The final table (the backend's note follows on stderr: driver.c). */
 void noise_top_print_final(FILE *f, const struct noise_run *run, time_t now);
 /* top's part of the record: "cpus", one object per measured CPU */
 void noise_top_json(struct json *j, const struct noise_run *run);

@@ -100,7 +100,7 @@ check_rows() {
 		start_bg osnoise top --backend sampler -c "$cpu" -d 2s -q
 		finish_bg
 		[ "$status" -eq 0 ]
-		grep -qx 'rtla osnoise: sampler backend: measured from user space, noise attributed from trace events' "$T/err"
+		grep -qx 'rtla osnoise top: sampler backend: measured from user space, noise attributed from trace events' "$T/err"
 		grep -q 'Operating System Noise' "$T/out"
 		grep -q '^CPU Period       Runtime        Noise  % CPU Aval   Max Noise   Max Single          HW          NMI          IRQ      Softirq       Thread$' "$T/out"
 		[ "$(check_rows 10)" = 1 ]
@@ -276,7 +276,8 @@ check_rows() {
 		start_bg $cmd --backend sampler -c 0 -d 1s
 		finish_bg
 		[ "$status" -eq 0 ]
-		grep -Eqx "rtla (osnoise|hwnoise): sampler backend: measured from user space, noise attributed from trace events" "$T/err"
+		# the prefix names the words typed: rtla osnoise top, rtla hwnoise hist...
+		grep -qx "rtla ${cmd% -q}: sampler backend: measured from user space, noise attributed from trace events" "$T/err"
 		run ! grep -q 'sampler' "$T/out"
 	done
 }

@@ -35,6 +35,6 @@ teardown() {
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
-	[[ $output == "rtla hwnoise: "*"Linux >= 6.2"* ]]
+	[[ $output == "rtla hwnoise hist: "*"Linux >= 6.2"* ]]
 	assert_state_unchanged "$before"
 }

@@ -140,6 +140,6 @@ probe() {
 		[ "${#lines[@]}" -eq 1 ]
 	done
 	run "$RTLA" osnoise hist -b 0
-	[ "$output" = "rtla osnoise: Bucket size needs to be > 0 and <= 1000000" ]
+	[ "$output" = "rtla osnoise hist: Bucket size needs to be > 0 and <= 1000000" ]
 	assert_state_unchanged "$before"
 }

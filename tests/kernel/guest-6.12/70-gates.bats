@@ -28,7 +28,7 @@ setup() {
 	run "$RTLA" osnoise hist --backend tracer -c 0 -d 2s --fail-if 'p50_us>=0'
 	echo "$output"
 	[ "$status" -eq 2 ]
-	grep -Eqx 'rtla osnoise: FAILED: cpu 0 p50_us [0-9]+ >= 0; 0 of 1 CPUs passed' <<<"$output"
+	grep -Eqx 'rtla osnoise hist: FAILED: cpu 0 p50_us [0-9]+ >= 0; 0 of 1 CPUs passed' <<<"$output"
 }
 
 @test "gate: limits above the noise pass, -c online, the kernel left as it was" {
