@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "cpuspec.h"
 #include "json.h"
 #include "msg.h"
 #include "parse.h"
@@ -456,10 +457,12 @@ static void complete_pids(FILE *out)
 	closedir(d);
 }
 
+/* The online CPUs one by one and as a list, and the words of cpuspec.h whose set is not empty. */
 static void complete_cpus(FILE *out)
 {
-	cpu_set_t online;
-	char list[256];
+	char list[256], err[PARSE_ERR_MAX];
+	cpu_set_t online, set;
+	const char *word;
 	int last = -1;
 
 	if (sysroot_online_cpus(&online) <= 0)
@@ -472,6 +475,9 @@ static void complete_cpus(FILE *out)
 	}
 	if (last > 0)
 		fprintf(out, "%s\n", cpu_list_format(&online, CPU_SETSIZE, list, sizeof(list)));
+	for (size_t i = 0; (word = cpuspec_keyword(i)); i++)
+		if (!cpuspec_parse(word, CPU_SETSIZE, &set, err) && CPU_COUNT(&set))
+			fprintf(out, "%s\n", word);
 }
 
 static void complete_words(const char *words, FILE *out)
@@ -486,8 +492,7 @@ static void complete_words(const char *words, FILE *out)
 	}
 }
 
-static void complete_kind(enum cli_complete kind, const char *words, const char *commands,
-			  FILE *out)
+void cli_complete_kind(FILE *out, enum cli_complete kind)
 {
 	switch (kind) {
 	case CLI_COMP_FILE:
@@ -496,21 +501,108 @@ static void complete_kind(enum cli_complete kind, const char *words, const char 
 	case CLI_COMP_DIR:
 		fputs("@dir\n", out);
 		break;
+	case CLI_COMP_PROGRAM:
+		fputs("@program\n", out);
+		break;
 	case CLI_COMP_CPUS:
 		complete_cpus(out);
 		break;
 	case CLI_COMP_PIDS:
 		complete_pids(out);
 		break;
-	case CLI_COMP_WORDS:
-		complete_words(words, out);
-		break;
-	case CLI_COMP_COMMANDS:
-		complete_words(commands, out);
-		break;
 	case CLI_COMP_NONE:
-		break;
+	case CLI_COMP_WORDS:
+	case CLI_COMP_COMMANDS:
+	case CLI_COMP_CALL:
+		break;		/* they need what only the caller has */
 	}
+}
+
+bool cli_words_have(const struct cli_completion *c, const char *name)
+{
+	for (int i = 1; i < c->nwords; i++) {
+		if (!strcmp(c->words[i], "--"))
+			break;
+		if (!strncmp(c->words[i], "--", 2) && !strcmp(c->words[i] + 2, name))
+			return true;
+	}
+	return false;
+}
+
+/* The word completed, where it stands, and rtla's commands for CLI_COMP_COMMANDS. */
+struct completion {
+	FILE *out;
+	const char *commands;
+	struct cli_completion at;
+};
+
+static void complete_value(const struct completion *c, enum cli_complete kind,
+			   const char *words, cli_candidates_fn candidates, int nth)
+{
+	struct cli_completion at = c->at;
+
+	at.nth = nth;
+	if (kind == CLI_COMP_WORDS)
+		complete_words(words, c->out);
+	else if (kind == CLI_COMP_COMMANDS)
+		complete_words(c->commands, c->out);
+	else if (kind == CLI_COMP_CALL && candidates)
+		candidates(c->out, &at);
+	else if (kind == CLI_COMP_PROGRAM && nth)
+		cli_complete_kind(c->out, CLI_COMP_FILE);	/* the program's arguments */
+	else
+		cli_complete_kind(c->out, kind);
+}
+
+/* Is LINE, a line of the NUL-separated BUF, one of the lines before it? */
+static bool seen_before(const char *buf, const char *line)
+{
+	for (const char *l = buf; l < line; l += strlen(l) + 1)
+		if (!strcmp(l, line))
+			return true;
+	return false;
+}
+
+/* Is WORD an item of the first LEN characters of LIST ("+PID,CMD,")? As -o, any case. */
+static bool in_list(const char *list, int len, const char *word)
+{
+	size_t wlen = strlen(word);
+
+	for (const char *p = list + (list[0] == '+'); p < list + len; p += strcspn(p, ",") + 1)
+		if (strcspn(p, ",") == wlen && !strncasecmp(p, word, wlen))
+			return true;
+	return false;
+}
+
+/*
+ * An item of a comma-separated list: the candidates for the item after the
+ * last comma of CUR, with what comes before it ("pid,", "+") in front, so
+ * that the shell matches them against the whole word. A later item of a CPU
+ * list is a CPU, not a list or a word.
+ */
+static void complete_list_item(const struct completion *c, const struct cli_option *o,
+			       const char *cur)
+{
+	const char *comma = strrchr(cur, ',');
+	int plen = comma ? (int)(comma + 1 - cur) : cur[0] == '+' ? 1 : 0;
+	struct completion inner = *c;
+	char *buf = NULL, *line, *save;
+	size_t len = 0;
+
+	inner.out = open_memstream(&buf, &len);
+	if (!inner.out)
+		return;
+	complete_value(&inner, o->complete, o->words, o->candidates, 0);
+	fclose(inner.out);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (seen_before(buf, line) || in_list(cur, plen, line))
+			continue;	/* parport's PORT of --ports and --devices; PID of "PID," */
+		if (line[0] == '@' || !plen)
+			fprintf(c->out, "%s\n", line);
+		else if (o->complete != CLI_COMP_CPUS || strspn(line, "0123456789") == strlen(line))
+			fprintf(c->out, "%.*s%s\n", plen, cur, line);
+	}
+	free(buf);
 }
 
 static void complete_options(const struct cli_spec *spec, bool shorts, FILE *out)
@@ -565,12 +657,43 @@ static const struct cli_option *option_wanting_arg(const struct cli_spec *spec, 
 	return NULL;
 }
 
+static const char *const kind_names[] = {
+	[CLI_COMP_NONE] = "none", [CLI_COMP_FILE] = "file", [CLI_COMP_DIR] = "dir",
+	[CLI_COMP_CPUS] = "cpus", [CLI_COMP_PIDS] = "pids", [CLI_COMP_WORDS] = "words",
+	[CLI_COMP_COMMANDS] = "commands", [CLI_COMP_PROGRAM] = "program", [CLI_COMP_CALL] = "call",
+};
+
+void cli_describe(const struct cli_spec *spec, FILE *out)
+{
+	static const char *const arg_names[] = {
+		[CLI_NO_ARG] = "flag", [CLI_ARG] = "value", [CLI_OPT_ARG] = "optional",
+	};
+
+	for (const struct cli_verb *v = spec->verbs; v && v->spec; v++)
+		if (v->name)
+			fprintf(out, "verb %s\n", v->name);
+	for (const struct cli_option *o = spec->options; o->id; o++) {
+		if (o->flags & CLI_HIDDEN)
+			continue;
+		if (o->id < CLI_LONG)
+			fprintf(out, "option -%c", o->id);
+		else
+			fputs("option -", out);
+		fprintf(out, " --%s %s %s %s%s\n", o->name ? o->name : "-", arg_names[o->arg],
+			o->metavar ? o->metavar : "-", kind_names[o->complete],
+			o->flags & CLI_LIST ? " list" : "");
+	}
+	fprintf(out, "positional %s\n", kind_names[spec->positional]);
+}
+
 int cli_complete(const struct cli_spec *spec, int cword, int nwords, char **words,
 		 const char *commands, FILE *out)
 {
 	const char *cur = cword < nwords ? words[cword] : "";
+	struct completion c = { out, commands, { spec, 0, cword < nwords ? cword : nwords, words } };
 	const struct cli_option *o;
-	bool after_dashdash = false;
+	bool options_ended = false;
+	int nth = 0;
 
 	if (spec->verbs && cword > 1) {
 		const struct cli_verb *v = cli_verb_find(spec, words[1]);
@@ -578,22 +701,37 @@ int cli_complete(const struct cli_spec *spec, int cword, int nwords, char **word
 		if (v)
 			return cli_complete(v->spec, cword - 1, nwords - 1, words + 1, commands, out);
 	}
-	for (int i = 1; i < cword && i < nwords; i++)
-		if (!strcmp(words[i], "--"))
-			after_dashdash = true;
-	if (!after_dashdash && cword >= 2) {
-		/* "--cpus=" splits into "--cpus" "=" in bash's words */
+	/*
+	 * The positional words before CWORD: not an option, not an option's
+	 * argument ("--cpus" "=" "3" is how bash splits "--cpus=3"). "--" ends
+	 * the options, and so does a program's name: its options are its own.
+	 */
+	for (int i = 1; i < c.at.nwords; i++) {
+		const char *w = words[i];
+
+		if (options_ended || w[0] != '-' || !w[1]) {
+			nth++;
+			options_ended |= spec->positional == CLI_COMP_PROGRAM;
+		} else if (!strcmp(w, "--")) {
+			options_ended = true;
+		} else if (option_wanting_arg(spec, w) && i + 1 < c.at.nwords) {
+			i += i + 2 < c.at.nwords && !strcmp(words[i + 1], "=") ? 2 : 1;
+		}
+	}
+	if (!options_ended && cword >= 2) {
 		const char *prev = words[cword - 1];
 
 		if (!strcmp(prev, "=") && cword >= 3)
 			prev = words[cword - 2];
 		o = option_wanting_arg(spec, prev);
-		if (o) {
-			complete_kind(o->complete, o->words, commands, out);
+		if (o && (o->flags & CLI_LIST))
+			complete_list_item(&c, o, strcmp(cur, "=") ? cur : "");
+		else if (o)
+			complete_value(&c, o->complete, o->words, o->candidates, 0);
+		if (o)
 			return 0;
-		}
 	}
-	if (!after_dashdash && cur[0] == '-') {
+	if (!options_ended && cur[0] == '-') {
 		complete_options(spec, cur[1] != '-', out);
 		return 0;
 	}
@@ -602,7 +740,7 @@ int cli_complete(const struct cli_spec *spec, int cword, int nwords, char **word
 			if (v->name)
 				fprintf(out, "%s\n", v->name);
 	if (spec->positional != CLI_COMP_NONE)
-		complete_kind(spec->positional, NULL, commands, out);
+		complete_value(&c, spec->positional, NULL, spec->candidates, nth);
 	else if (!spec->verbs || cword > 1)
 		complete_options(spec, false, out);
 	return 0;

@@ -43,10 +43,32 @@ enum cli_complete {
 	CLI_COMP_PIDS,		/* running processes */
 	CLI_COMP_WORDS,		/* the words listed in .words */
 	CLI_COMP_COMMANDS,	/* rtla's commands */
+	CLI_COMP_PROGRAM,	/* a program to run, then its arguments (file names) */
+	CLI_COMP_CALL,		/* what .candidates prints (see below) */
 };
+
+struct cli_spec;
+
+/*
+ * CLI_COMP_CALL: the words only the command knows (its columns, the ports
+ * of the machine), printed one a line; a line "@file", "@dir" or "@program"
+ * hands the word to the shell. C says where the word stands.
+ */
+struct cli_completion {
+	const struct cli_spec *spec;	/* of the command or verb ("hwnoise hist") */
+	int nth;		/* positional words before it; 0 for an option's argument */
+	int nwords;		/* the command line before it, words[0] the command or verb */
+	char **words;
+};
+typedef void (*cli_candidates_fn)(FILE *out, const struct cli_completion *c);
+/* What the core completes for KIND, for a command's CLI_COMP_CALL to reuse. */
+void cli_complete_kind(FILE *out, enum cli_complete kind);
+/* Is the flag --NAME on the command line before the word completed? */
+bool cli_words_have(const struct cli_completion *c, const char *name);
 
 #define CLI_HIDDEN	(1 << 0)	/* accepted, not shown in --help or completion */
 #define CLI_FILE	(1 << 1)	/* a FILE argument: "-x" is refused, "-" is stdout */
+#define CLI_LIST	(1 << 2)	/* a comma-separated list ("+" first for -o): each item completes */
 
 struct cli_option {
 	int id;			/* the short letter, or CLI_LONG + n for a long-only option */
@@ -57,6 +79,7 @@ struct cli_option {
 	unsigned flags;
 	enum cli_complete complete;
 	const char *words;	/* CLI_COMP_WORDS: "auto tracer sampler" */
+	cli_candidates_fn candidates;	/* CLI_COMP_CALL */
 };
 
 #define CLI_LONG	256	/* first id of long-only options */
@@ -65,7 +88,7 @@ struct cli_option {
 
 /*
  * Rows of an option list: a flag, an option with a value, one whose value
- * may be left out; further fields by name (.flags, .complete, .words).
+ * may be left out; further fields by name (.flags, .complete, .words, .candidates).
  */
 #define CLI_FLAG(i, n, h, ...) { .id = (i), .name = (n), .help = (h), __VA_ARGS__ }
 #define CLI_VALUE(i, n, m, h, ...) \
@@ -91,6 +114,7 @@ struct cli_spec {
 	enum cli_style style;
 	void (*usage)(FILE *f);		/* the whole --help text, on stdout */
 	enum cli_complete positional;	/* what the words after the options are */
+	cli_candidates_fn candidates;	/* .positional CLI_COMP_CALL */
 	const struct cli_verb *verbs;	/* its verbs' rows, or NULL (see below) */
 };
 
@@ -185,6 +209,13 @@ void cli_print_version(FILE *f);
  * to complete names itself; COMMANDS lists rtla's commands, space-separated.
  * Used by scripts/rtla-completion.bash.
  */
+/*
+ * `rtla __spec COMMAND [VERB...]`: the rows of SPEC as the tests read them,
+ * one a line: "verb NAME", "option -c --cpus ARG METAVAR KIND [list]" (ARG
+ * one of flag, value, optional; "-" for no letter or name), "positional KIND".
+ */
+void cli_describe(const struct cli_spec *spec, FILE *out);
+
 int cli_complete(const struct cli_spec *spec, int cword, int nwords, char **words,
 		 const char *commands, FILE *out);
 

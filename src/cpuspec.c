@@ -23,6 +23,11 @@ bool cpuspec_is_keyword(const char *s)
 	return false;
 }
 
+const char *cpuspec_keyword(size_t i)
+{
+	return i < ARRAY_SIZE(keywords) ? keywords[i] : NULL;
+}
+
 /*
  * One of the kernel's CPU list files. An empty file is an empty set, and so
  * is "(null)", which nohz_full shows on kernels booted without it. A file

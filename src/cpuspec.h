@@ -17,9 +17,12 @@
 
 #include <sched.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Is S one of the words above? */
 bool cpuspec_is_keyword(const char *s);
+/* The words above, one by one (I from 0); NULL past the last. */
+const char *cpuspec_keyword(size_t i);
 /* The set of a word or a list; -EINVAL (or -errno) with a reason in err. */
 int cpuspec_parse(const char *s, int nr_cpus, cpu_set_t *set, char *err);
 

@@ -323,7 +323,8 @@ static int complete(int argc, char **argv)
 				puts("@dir");
 				return EXIT_PASSED;
 			}
-			first++;
+			/* the CPUs, kdamonds and columns of the tree named */
+			sysroot_set(words[++first]);
 		} else if (words[first][0] != '-' || first == cword) {
 			break;
 		}
@@ -344,6 +345,25 @@ static int complete(int argc, char **argv)
 			    command_names(" "), stdout);
 }
 
+/* rtla __spec COMMAND [VERB...]: cli_describe() of that command or verb, for the tests */
+static int describe(int argc, char **argv)
+{
+	const struct rtla_command *c = rtla_command_find(argv[0]);
+	const struct cli_spec *spec = c ? c->spec : NULL;
+
+	for (int i = 1; spec && i < argc; i++) {
+		const struct cli_verb *v = spec->verbs ? cli_verb_find(spec, argv[i]) : NULL;
+
+		spec = v ? v->spec : NULL;
+	}
+	if (!spec) {
+		err_msg("rtla __spec: no such command or verb: '%s'", argv[argc - 1]);
+		return EXIT_ERROR;
+	}
+	cli_describe(spec, stdout);
+	return EXIT_PASSED;
+}
+
 int main(int argc, char **argv)
 {
 	const struct rtla_command *c;
@@ -354,6 +374,8 @@ int main(int argc, char **argv)
 
 	if (argc >= 2 && !strcmp(argv[1], "__complete"))
 		return finish(NULL, complete(argc - 1, argv + 1));
+	if (argc >= 3 && !strcmp(argv[1], "__spec"))
+		return finish(NULL, describe(argc - 2, argv + 2));
 	argc = take_sysroot(argc, argv);
 	if (argc < 0)
 		return EXIT_ERROR;

@@ -61,6 +61,12 @@ void out_usage(FILE *f, const struct out_column *cols, size_t ncols)
 		fprintf(f, " %12s  %s\n", cols[i].name, cols[i].help);
 }
 
+void out_column_names(FILE *out, const struct out_column *cols, size_t ncols)
+{
+	for (size_t i = 0; i < ncols; i++)
+		fprintf(out, "%s\n", cols[i].name);
+}
+
 static int find_column(const struct out_column *cols, size_t ncols, const char *name, size_t len)
 {
 	for (size_t i = 0; i < ncols; i++)

@@ -61,15 +61,18 @@ struct out_opts {
  * --raw has no short letter: -r is upstream rtla's --runtime in the noise
  * commands, and a letter means one thing across the suite.
  */
-#define OUT_CLI_OPTIONS \
+#define OUT_CLI_OPTIONS(column_names) \
 	OUT_RECORD_OPTIONS, \
 	CLI_FLAG(OUT_ID_RAW, "raw", "use raw output format"), \
 	CLI_FLAG('n', "noheadings", "don't print headings"), \
-	CLI_VALUE('o', "output", "LIST", "the columns to print (+LIST adds to the defaults)")
+	CLI_VALUE('o', "output", "LIST", "the columns to print (+LIST adds to the defaults)", \
+		  .flags = CLI_LIST, .complete = CLI_COMP_CALL, .candidates = (column_names))
 /* Returns true if id was one of the output options. */
 bool out_parse_opt(int id, const char *arg, struct out_opts *o);
 /* The "Available output columns" part of a command's help. */
 void out_usage(FILE *f, const struct out_column *cols, size_t ncols);
+/* The column names, one a line: what -o completes (a command's column_names of OUT_CLI_OPTIONS). */
+void out_column_names(FILE *out, const struct out_column *cols, size_t ncols);
 
 /*
  * The record a command writes: its envelope (json.h) and the command's body,

@@ -25,6 +25,21 @@ enum {
 
 static void usage(FILE *f);
 
+/* -o: the columns of the table asked for */
+static void column_names(FILE *out, const struct cli_completion *c)
+{
+	if (cli_words_have(c, "files"))
+		out_column_names(out, capdump_file_cols, capdump_file_ncols);
+	else
+		out_column_names(out, capdump_proc_cols, capdump_proc_ncols);
+}
+
+/* PIDs, or with --files the shell's file names */
+static void positional(FILE *out, const struct cli_completion *c)
+{
+	cli_complete_kind(out, cli_words_have(c, "files") ? CLI_COMP_FILE : CLI_COMP_PIDS);
+}
+
 static const struct cli_option options[] = {
 	CLI_FLAG(OPT_ALL, "all", "every process (with --files: every regular file)"),
 	/* -a is upstream rtla's --auto in the noise commands; kept for old scripts */
@@ -34,7 +49,7 @@ static const struct cli_option options[] = {
 		 "without -a only processes that gained something"),
 	CLI_FLAG(OPT_FILES, "files", "PATHs are files and directories to audit"),
 	CLI_FLAG('R', "recursive", "with --files: descend into directories"),
-	OUT_CLI_OPTIONS,
+	OUT_CLI_OPTIONS(column_names),
 	CLI_OPT_HELP("show this help"),
 	CLI_OPT_VERSION("show the version"),
 	CLI_OPT_END
@@ -44,7 +59,8 @@ const struct cli_spec capdump_cli = {
 	.command = "capdump",
 	.options = options,
 	.usage = usage,
-	.positional = CLI_COMP_PIDS,
+	.positional = CLI_COMP_CALL,
+	.candidates = positional,
 };
 
 static void usage(FILE *f)

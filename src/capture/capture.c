@@ -30,6 +30,8 @@ enum { OPT_EXCLUDE = CLI_LONG, OPT_MAX_SIZE, OPT_DRY_RUN, OPT_PIDS };
 
 static void usage(FILE *f);
 
+static void column_names(FILE *out, const struct cli_completion *c);
+
 static const struct cli_option options[] = {
 	CLI_VALUE('x', "exclude", "PATTERN", "leave out the paths PATTERN matches (a glob of\n"
 		  "the live path, e.g. '/proc/*/maps'; a directory leaves out all below it);\n"
@@ -37,10 +39,10 @@ static const struct cli_option options[] = {
 	CLI_VALUE(OPT_MAX_SIZE, "max-size", "SIZE", "fail rather than capture more than SIZE\n"
 		  "bytes (K, M, G suffixes; default 256M)"),
 	CLI_VALUE(OPT_PIDS, "pids", "LIST", "of the processes, only these (comma-separated PIDs)",
-		  .complete = CLI_COMP_PIDS),
+		  .flags = CLI_LIST, .complete = CLI_COMP_PIDS),
 	CLI_FLAG(OPT_DRY_RUN, "dry-run", "read everything and report the sizes, write nothing"),
 	CLI_FLAG('D', "debug", "name on stderr each file that could not be read"),
-	OUT_CLI_OPTIONS,
+	OUT_CLI_OPTIONS(column_names),
 	CLI_OPT_HELP("show this help"),
 	CLI_OPT_VERSION("show the version"),
 	CLI_OPT_END
@@ -68,6 +70,11 @@ static const struct out_column cols[] = {
 	[COL_NOTE]	 = { "NOTE", "note", OUT_STR, 0.3, OUT_WRAP, "what else to know" },
 };
 #define NCOLS ARRAY_SIZE(cols)
+
+static void column_names(FILE *out, const struct cli_completion *c)
+{
+	out_column_names(out, cols, NCOLS);
+}
 
 static void usage(FILE *f)
 {

@@ -80,13 +80,26 @@ static const struct out_column cols[] = {
 
 #define NCOLS ARRAY_SIZE(cols)
 
+/* --max-increase METRIC=VALUE: the figures, the user goes on with the value */
+static void figure_names(FILE *out, const struct cli_completion *c)
+{
+	for (size_t i = 0; i < NR_FIGURES; i++)
+		fprintf(out, "%s=\n", figures[i].key);
+}
+
+static void column_names(FILE *out, const struct cli_completion *c)
+{
+	out_column_names(out, cols, NCOLS);
+}
+
 static const struct cli_option compare_options[] = {
 	CLI_VALUE(OPT_TOLERANCE, "tolerance", "PCT",
 		  "how much worse than BASE a latency figure may be, in percent (default 10)"),
 	CLI_VALUE(OPT_MAX_INCREASE, "max-increase", "METRIC=VALUE",
 		  "how much worse METRIC may be, in its unit (us, percentage points, a count);\n"
-		  "\t\tinstead of --tolerance for it; judges counts too; multiple are allowed"),
-	OUT_CLI_OPTIONS,
+		  "\t\tinstead of --tolerance for it; judges counts too; multiple are allowed",
+		  .complete = CLI_COMP_CALL, .candidates = figure_names),
+	OUT_CLI_OPTIONS(column_names),
 	CLI_OPT_HELP("show this help"),
 	CLI_OPT_VERSION("show the version"),
 	CLI_OPT_END

@@ -4,6 +4,7 @@
  * commit: the options, help and rows of the verbs, and which kdamond a write
  * may touch.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -20,8 +21,11 @@
 #include "parse.h"
 #include "sysroot.h"
 
+static void kdamond_numbers(FILE *out, const struct cli_completion *c);
+
 #define KDAMOND_OPT \
-	CLI_VALUE('k', "kdamond", "N", "the kdamond (default: the one rtla started)")
+	CLI_VALUE('k', "kdamond", "N", "the kdamond (default: the one rtla started)", \
+		  .complete = CLI_COMP_CALL, .candidates = kdamond_numbers)
 #define SCHEME_OPT \
 	CLI_VALUE(OPT_SCHEME, "scheme", "N", "the scheme of the kdamond's context (default 0)")
 
@@ -32,7 +36,8 @@ static void filter_usage(FILE *f);
 static void commit_usage(FILE *f);
 
 static const struct cli_option show_options[] = {
-	CLI_VALUE('k', "kdamond", "N", "only this kdamond"),
+	CLI_VALUE('k', "kdamond", "N", "only this kdamond", .complete = CLI_COMP_CALL,
+		  .candidates = kdamond_numbers),
 	CLI_FLAG(OPT_REFRESH, "refresh", "have the kernel update the stats first (writes the\n"
 		 "kdamond's state file: only kdamonds rtla may write)"),
 	OUT_RECORD_OPTIONS,
@@ -97,14 +102,18 @@ static void filter_add_usage(FILE *f);
 static void filter_rm_usage(FILE *f);
 static void filter_set_usage(FILE *f);
 
+static void filter_words(FILE *out, const struct cli_completion *c);
+
 static const struct cli_spec damos_filter_add_cli = {
 	.command = "damos filter add", .options = filter_options, .usage = filter_add_usage,
+	.positional = CLI_COMP_CALL, .candidates = filter_words,
 };
 static const struct cli_spec damos_filter_rm_cli = {
 	.command = "damos filter rm", .options = filter_options, .usage = filter_rm_usage,
 };
 static const struct cli_spec damos_filter_set_cli = {
 	.command = "damos filter set", .options = filter_options, .usage = filter_set_usage,
+	.positional = CLI_COMP_CALL, .candidates = filter_words,
 };
 
 static int show_main(int argc, char **argv);
@@ -136,6 +145,30 @@ static const struct cli_verb damos_verbs[] = {
 };
 
 static void damos_usage(FILE *f);
+
+/* -k: the kdamonds of the machine (or of the --sysroot tree) */
+static void kdamond_numbers(FILE *out, const struct cli_completion *c)
+{
+	DIR *d = sysroot_opendir(DAMON_KDAMONDS);
+	struct dirent *de;
+
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
+			fprintf(out, "%s\n", de->d_name);
+	if (d)
+		closedir(d);
+}
+
+/* FILTER's words: '[allow|reject] [none] TYPE [ARG]' (set: after the filter's ID) */
+static void filter_words(FILE *out, const struct cli_completion *c)
+{
+	if (c->nth == 0 && !strcmp(c->words[0], "set"))
+		return;
+	fputs("allow\nreject\nnone\n", out);
+	for (const char *t = filter_type_names(); *t; t++)
+		fputc(*t == ' ' ? '\n' : *t, out);
+	fputc('\n', out);
+}
 
 const struct cli_spec damos_cli = {
 	.command = "damos",

@@ -88,10 +88,15 @@ static void usage(FILE *f);
 #define STR(x) #x
 #define XSTR(x) STR(x)
 
+static void column_names(FILE *out, const struct cli_completion *c)
+{
+	out_column_names(out, columns, ARRAY_SIZE(columns));
+}
+
 static const struct cli_option options[] = {
 	CLI_VALUE('c', "cpus", "CPUS", "CPUs to measure: a list, or online, isolated,\n"
 		  "nohz_full, housekeeping (default: every online CPU)",
-		  .complete = CLI_COMP_CPUS),
+		  .flags = CLI_LIST, .complete = CLI_COMP_CPUS),
 	CLI_VALUE('i', "iterations", "N", "exactly N runs through Dhrystone on each CPU\n"
 		  "(at most 2147483637)"),
 	CLI_VALUE('d', "duration", "TIME", "calibrate so that each CPU runs at least TIME\n"
@@ -102,7 +107,7 @@ static const struct cli_option options[] = {
 	CLI_VALUE(OPT_THRESHOLD, "threshold", "PCT",
 		  "flag CPUs slower than the median by more than PCT %\n(default "
 		  XSTR(DEFAULT_THRESHOLD) ")"),
-	OUT_CLI_OPTIONS,
+	OUT_CLI_OPTIONS(column_names),
 	CLI_OPT_HELP("show this help"),
 	CLI_OPT_VERSION("show the version"),
 	CLI_OPT_END

@@ -54,12 +54,22 @@ static const struct out_column cols[] = {
 
 static void usage(FILE *f);
 
+static void group_names(FILE *out, const struct cli_completion *c)
+{
+	for (size_t i = 0; i < NR_GROUPS; i++)
+		fprintf(out, "%s\n", groups[i].name);
+}
+
+static void column_names(FILE *out, const struct cli_completion *c)
+{
+	out_column_names(out, cols, NCOLS);
+}
+
 static const struct cli_option options[] = {
 	CLI_VALUE('g', "group", "LIST", "only these groups of rows (comma-separated):\n"
 		  "tracing,realtime,mdwe,caps,damon,parport,fuse,memfd,bench",
-		  .complete = CLI_COMP_WORDS,
-		  .words = "tracing realtime mdwe caps damon parport fuse memfd bench"),
-	OUT_CLI_OPTIONS,
+		  .flags = CLI_LIST, .complete = CLI_COMP_CALL, .candidates = group_names),
+	OUT_CLI_OPTIONS(column_names),
 	CLI_OPT_HELP("show this help"),
 	CLI_OPT_VERSION("show the version"),
 	CLI_OPT_END

@@ -44,6 +44,8 @@ struct audit_opts {
 	char **args;
 };
 
+static void column_names(FILE *out, const struct cli_completion *c);
+
 const struct cli_option mdwe_audit_options[] = {
 	CLI_FLAG(OPT_ALL, "all", "every process, not only those worth a look"),
 	CLI_VALUE(OPT_METHOD, "method", "bpf|ptrace",
@@ -53,7 +55,7 @@ const struct cli_option mdwe_audit_options[] = {
 		  .complete = CLI_COMP_WORDS, .words = "bpf ptrace"),
 	CLI_FLAG(OPT_FORCE, "force", "with --method ptrace: also real-time processes"),
 	CLI_FLAG('D', "debug", "print debug messages (the BPF reader's costs)"),
-	OUT_CLI_OPTIONS,
+	OUT_CLI_OPTIONS(column_names),
 	CLI_OPT_HELP("show this help"),
 	CLI_OPT_VERSION("show the version"),
 	CLI_OPT_END
@@ -91,6 +93,11 @@ static const struct out_column cols[] = {
 			     "what could not be read" },
 };
 #define NCOLS ARRAY_SIZE(cols)
+
+static void column_names(FILE *out, const struct cli_completion *c)
+{
+	out_column_names(out, cols, NCOLS);
+}
 
 static const char default_cols[] = "PID,PPID,USER,COMMAND,MDWE,WX,WX_BYTES,WX_PATH,SECCOMP,NNP";
 /* for programs: the value and the notes too */

@@ -47,6 +47,7 @@ const struct cli_spec mdwe_run_cli = {
 	.command = "mdwe run",
 	.options = options,
 	.usage = usage,
+	.positional = CLI_COMP_PROGRAM,
 };
 
 static void usage(FILE *f)

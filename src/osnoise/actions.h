@@ -9,6 +9,8 @@
 #include "osnoise.h"
 
 #define ACTION_DEFAULT_TRACE_FILE "osnoise_trace.txt"
+/* How each action begins, for the completion. */
+#define ACTION_WORDS "trace trace,file= signal,num= shell,command= continue"
 
 /* Parse one action and append it; -EINVAL (with a reason in err) on bad syntax. */
 int actions_parse(struct action_list *list, const char *spec, char *err);

@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysinfo.h>
+#include <tracefs.h>
 #include <unistd.h>
 
 #include "actions.h"
 #include "cli.h"
 #include "cpuspec.h"
+#include "gate.h"
 #include "msg.h"
 #include "osnoise.h"
 #include "output.h"
@@ -38,6 +40,39 @@ enum {
 	OPT_FAIL_IF, OPT_JUNIT, OPT_PROMETHEUS,
 };
 
+/* -e: the kernel's trace events, where tracefs is mounted already (none is mounted for this) */
+static void event_names(FILE *out, const struct cli_completion *c)
+{
+	const char *dir = NULL;
+	char path[PATH_MAX], line[512];
+	FILE *f;
+
+	if (tracefs_tracing_dir_is_mounted(false, &dir) <= 0 || !dir)
+		return;
+	snprintf(path, sizeof(path), "%s/available_events", dir);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		fputs(line, out);
+	if (f)
+		fclose(f);
+}
+
+/*
+ * --fail-if: the metrics the tool has (gate_check_tool), each with the
+ * operator of a limit ("max_single_us>", "cpu_available_pct<"): the user
+ * goes on with the value
+ */
+static void metric_names(FILE *out, const struct cli_completion *c)
+{
+	bool hist = strstr(c->spec->command, "hist");
+	bool os = strncmp(c->spec->command, "hwnoise", 7);
+
+	for (int m = 0; m < GATE_NR_METRICS; m++)
+		if ((hist || !gate_metrics[m].hist_only) && (os || !gate_metrics[m].os_only))
+			fprintf(out, "%s%c\n", gate_metrics[m].name,
+				gate_metrics[m].unit == GATE_UNIT_PCT ? '<' : '>');
+}
+
 /* Upstream's rows from -a to --trigger (7.1 help lines, in its order). */
 #define NOISE_OPTS_MEASURE \
 	CLI_VALUE('a', "auto", "us", \
@@ -50,9 +85,9 @@ enum {
 		  "stop trace if the total sample is higher than the argument in us"), \
 	CLI_VALUE('T', "threshold", "us", "the minimum delta to be considered a noise"), \
 	CLI_VALUE('c', "cpus", "cpu-list", "list of cpus to run osnoise threads", \
-		  .complete = CLI_COMP_CPUS), \
+		  .flags = CLI_LIST, .complete = CLI_COMP_CPUS), \
 	CLI_VALUE('H', "house-keeping", "cpus", "run rtla control threads only on the given cpus", \
-		  .complete = CLI_COMP_CPUS), \
+		  .flags = CLI_LIST, .complete = CLI_COMP_CPUS), \
 	CLI_OPTIONAL('C', "cgroup", "[cgroup_name]", \
 		     "set cgroup, if no cgroup_name is passed, the rtla's cgroup will be inherited"), \
 	CLI_VALUE('d', "duration", "time[s|m|h|d]", "duration of the session"), \
@@ -60,7 +95,8 @@ enum {
 	CLI_OPTIONAL('t', "trace", "[file]", "save the stopped trace to [file|osnoise_trace.txt]", \
 		     .complete = CLI_COMP_FILE), \
 	CLI_VALUE('e', "event", "<sys:event>", \
-		  "enable the <sys:event> in the trace instance, multiple -e are allowed"), \
+		  "enable the <sys:event> in the trace instance, multiple -e are allowed", \
+		  .complete = CLI_COMP_CALL, .candidates = event_names), \
 	CLI_VALUE(OPT_FILTER, "filter", "<filter>", \
 		  "enable a trace event filter to the previous -e event"), \
 	CLI_VALUE(OPT_TRIGGER, "trigger", "<trigger>", \
@@ -74,15 +110,17 @@ enum {
 		  "\t\tr:prio - use SCHED_RR with prio\n" \
 		  "\t\tf:prio - use SCHED_FIFO with prio\n" \
 		  "\t\td:runtime[us|ms|s]:period[us|ms|s] - use SCHED_DEADLINE with runtime and period\n" \
-		  "\t\t\t\t\t\t       (in nanoseconds when no unit is given)"), \
+		  "\t\t\t\t\t\t       (in nanoseconds when no unit is given)", \
+		  .complete = CLI_COMP_WORDS, .words = "o: r: f: d:"), \
 	CLI_VALUE(OPT_WARMUP, "warm-up", "s", \
 		  "let the workload run for s seconds before collecting data"), \
 	CLI_VALUE(OPT_BUFFER, "trace-buffer-size", "kB", "set the per-cpu trace buffer size in kB"), \
 	CLI_VALUE(OPT_ON_THRESHOLD, "on-threshold", "<action>", \
 		  "define action to be executed when a stop threshold (-s or -S) is hit, " \
-		  "multiple are allowed"), \
+		  "multiple are allowed", .complete = CLI_COMP_WORDS, .words = ACTION_WORDS), \
 	CLI_VALUE(OPT_ON_END, "on-end", "<action>", \
-		  "define action to be executed at measurement end, multiple are allowed")
+		  "define action to be executed at measurement end, multiple are allowed", \
+		  .complete = CLI_COMP_WORDS, .words = ACTION_WORDS)
 
 /* Ours, after upstream's. */
 #define NOISE_OPTS_OURS \
@@ -97,7 +135,8 @@ enum {
 	CLI_VALUE(OPT_FAIL_IF, "fail-if", "EXPR", \
 		  "fail the run (exit 2) on every CPU where EXPR holds, checked at the end:\n" \
 		  "\t\tMETRIC OP VALUE, e.g. max_single_us>20, cpu_available_pct<99.99,\n" \
-		  "\t\tp99_us>5 (hist), hw_count>0; multiple are allowed"), \
+		  "\t\tp99_us>5 (hist), hw_count>0; multiple are allowed", \
+		  .complete = CLI_COMP_CALL, .candidates = metric_names), \
 	CLI_VALUE(OPT_JUNIT, "junit", "FILE", \
 		  "write the gate as JUnit XML to FILE: a testcase per cpu and criterion", \
 		  .complete = CLI_COMP_FILE), \

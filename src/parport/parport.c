@@ -21,6 +21,9 @@ enum {
 };
 
 static void usage(FILE *f);
+static void column_names(FILE *out, const struct cli_completion *c);
+static void add_words(FILE *out, const struct cli_completion *c);
+static void delete_words(FILE *out, const struct cli_completion *c);
 
 static const struct cli_option options[] = {
 	CLI_FLAG(OPT_PORTS, "ports", "list only the parallel ports"),
@@ -29,7 +32,7 @@ static const struct cli_option options[] = {
 	CLI_FLAG(OPT_DRY_RUN, "dry-run", "add, delete: check and show what would be written"),
 	CLI_VALUE(OPT_TIMEOUT, "timeout", "SECONDS",
 		  "add, delete: give up on a write that blocks this long (default 10)"),
-	OUT_CLI_OPTIONS,
+	OUT_CLI_OPTIONS(column_names),
 	CLI_OPT_HELP("show this help"),
 	CLI_OPT_VERSION("show the version"),
 	CLI_OPT_END
@@ -41,8 +44,11 @@ static int delete_main(int argc, char **argv);
 
 /* the verbs share the options and the help */
 static const struct cli_spec list_cli = { .command = "parport list", .options = options, .usage = usage };
-static const struct cli_spec add_cli = { .command = "parport add", .options = options, .usage = usage };
-static const struct cli_spec delete_cli = { .command = "parport delete", .options = options, .usage = usage };
+static const struct cli_spec add_cli = { .command = "parport add", .options = options, .usage = usage,
+					 .positional = CLI_COMP_CALL, .candidates = add_words };
+static const struct cli_spec delete_cli = { .command = "parport delete", .options = options,
+					    .usage = usage, .positional = CLI_COMP_CALL,
+					    .candidates = delete_words };
 static const struct cli_verb parport_verbs[] = {
 	CLI_VERB("list", list_main, &list_cli, "ports, protocols and devices (the default)",
 		 .flags = CLI_VERB_DEFAULT),
@@ -61,6 +67,65 @@ const struct cli_spec parport_cli = {
 
 extern const struct out_column pp_port_cols[], pp_proto_cols[], pp_dev_cols[];
 extern const size_t pp_port_ncols, pp_proto_ncols, pp_dev_ncols;
+
+/* -o: the columns of the list asked for, of all three without --ports, --protocols, --devices */
+static void column_names(FILE *out, const struct cli_completion *c)
+{
+	bool ports = cli_words_have(c, "ports");
+	bool protocols = cli_words_have(c, "protocols");
+	bool devices = cli_words_have(c, "devices");
+	bool all = !ports && !protocols && !devices;
+
+	if (all || ports)
+		out_column_names(out, pp_port_cols, pp_port_ncols);
+	if (all || protocols)
+		out_column_names(out, pp_proto_cols, pp_proto_ncols);
+	if (all || devices)
+		out_column_names(out, pp_dev_cols, pp_dev_ncols);
+}
+
+/* What add and delete take, from what the kernel has now: NULL when it cannot be read. */
+static struct pp_state *scan_for_words(void)
+{
+	struct pp_state *st = calloc(1, sizeof(*st));
+
+	if (st && pp_scan(st)) {
+		free(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* add PORT PROTOCOL: the ports (and auto), then the registered protocols */
+static void add_words(FILE *out, const struct cli_completion *c)
+{
+	struct pp_state *st = scan_for_words();
+
+	bool automatic = false;
+
+	for (int i = 1; i < c->nwords; i++)
+		automatic |= !strcmp(c->words[i], "auto");
+	if (!st || c->nth > 1 || (c->nth == 1 && automatic))
+		goto out;	/* "add auto" takes nothing more */
+	if (c->nth == 0)
+		fputs("auto\n", out);
+	for (int i = 0; c->nth == 0 && i < st->nports; i++)
+		fprintf(out, "%s\n", st->ports[i].name);
+	for (int i = 0; c->nth == 1 && i < st->nprotos; i++)
+		fprintf(out, "%s\n", st->protos[i].name);
+out:
+	free(st);
+}
+
+/* delete NAME: the devices */
+static void delete_words(FILE *out, const struct cli_completion *c)
+{
+	struct pp_state *st = scan_for_words();
+
+	for (int i = 0; st && c->nth == 0 && i < st->ndevs; i++)
+		fprintf(out, "%s\n", st->devs[i].name);
+	free(st);
+}
 
 static void usage(FILE *f)
 {

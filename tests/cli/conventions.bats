@@ -251,35 +251,25 @@ for k in ("schema", "tool", "version", "command", "host", "kernel"):
 	done
 }
 
-# command_lines: each command, then each of its verbs ("damos show"), one a
-# line: what has an option list of its own. A verb is a word the completion
-# offers after the command that is no command's name (help offers those).
+# command_lines: each command, and each verb row under it ("osnoise hist"),
+# as rtla's own description lists them (rtla __spec)
 command_lines() {
-	local cmd word words
+	local cmd word
 	for cmd in "${COMMANDS[@]}"; do
 		echo "$cmd"
-		words=$("$RTLA" __complete 2 rtla "$cmd" '') || return 1
-		for word in $words; do
-			[[ $word =~ ^[a-z][a-z_-]*$ ]] || continue
-			[[ " ${COMMANDS[*]} " == *" $word "* ]] && continue
+		for word in $("$RTLA" __spec "$cmd" | sed -n 's/^verb //p'); do
 			echo "$cmd $word"
 		done
 	done
 }
 
 # verb_lines LINE...: "CMD VERB" for each verb row under each LINE, and the
-# rows of rows ("damos filter add"), as the completion offers them (it reads
-# the rows); a word that is a command's name or no word (an option, a PID,
-# "@file") is none
+# rows of rows ("damos filter add")
 verb_lines() {
-	local line word words
+	local line word
 	for line in "$@"; do
-		# shellcheck disable=SC2206
-		local w=(rtla $line)
-		words=$("$RTLA" __complete ${#w[@]} "${w[@]}" '') || return 1
-		for word in $words; do
-			[[ $word =~ ^[a-z][a-z_-]*$ ]] || continue
-			[[ " ${COMMANDS[*]} " == *" $word "* ]] && continue
+		# shellcheck disable=SC2086
+		for word in $("$RTLA" __spec $line | sed -n 's/^verb //p'); do
 			echo "$line $word"
 			verb_lines "$line $word" || return 1
 		done
@@ -287,7 +277,7 @@ verb_lines() {
 }
 
 # VERBS: every verb line, checked against the rows in the source, so that an
-# rtla whose completion offers no verb (or a verb no row has) fails here
+# rtla that lists no verb (or a verb no row has) fails here
 load_verbs() {
 	local lines rows
 	lines=$(verb_lines "${COMMANDS[@]}")

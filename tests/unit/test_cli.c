@@ -220,21 +220,60 @@ static void test_help_lines(void)
 	       "upstream style: rtla's help lines");
 }
 
-static char *complete(int cword, ...)
+static char *complete_with(const struct cli_spec *sp, int cword, va_list ap)
 {
 	static char buf[4096];
 	char *words[16];
 	int n = 0;
-	va_list ap;
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
-	va_start(ap, cword);
 	while (n < 15 && (words[n] = va_arg(ap, char *)))
 		n++;
-	va_end(ap);
-	cli_complete(&spec, cword, n, words, "one two", f);
+	cli_complete(sp, cword, n, words, "one two", f);
 	fclose(f);
 	return buf;
+}
+
+static char *complete(int cword, ...)
+{
+	va_list ap;
+	char *got;
+
+	va_start(ap, cword);
+	got = complete_with(&spec, cword, ap);
+	va_end(ap);
+	return got;
+}
+
+/* a list option whose words the command prints (a name twice, as parport's PORT) */
+static void list_words(FILE *out, const struct cli_completion *c)
+{
+	fputs(cli_words_have(c, "more") ? "PID\nPPID\nUSER\nPID\nEXTRA\n" : "PID\nPPID\nUSER\nPID\n",
+	      out);
+}
+
+static const struct cli_option list_options[] = {
+	CLI_VALUE('o', "output", "LIST", "columns", .flags = CLI_LIST, .complete = CLI_COMP_CALL,
+		  .candidates = list_words),
+	CLI_VALUE('c', "cpus", "CPUS", "CPUs", .flags = CLI_LIST, .complete = CLI_COMP_CPUS),
+	CLI_FLAG(OPT_NAMES, "more", "more columns"),
+	CLI_OPT_END
+};
+
+static const struct cli_spec run_spec = {
+	.command = "test run", .options = list_options, .usage = usage,
+	.positional = CLI_COMP_PROGRAM,
+};
+
+static char *complete_run(int cword, ...)
+{
+	va_list ap;
+	char *got;
+
+	va_start(ap, cword);
+	got = complete_with(&run_spec, cword, ap);
+	va_end(ap);
+	return got;
 }
 
 static void test_complete(void)
@@ -253,6 +292,28 @@ static void test_complete(void)
 	ok(strchr(complete(2, "test", "-c", "", NULL), '0') != NULL, "CPUs of this machine");
 	is_str(complete(3, "test", "--", "-c", "", NULL), "--cpus\n--quiet\n--trace\n--json-file\n"
 	       "--backend\n--help\n--version\n", "after --, no option takes an argument");
+
+	is_str(complete_run(2, "run", "-o", "", NULL), "PID\nPPID\nUSER\n",
+	       "a command's words, each once");
+	is_str(complete_run(2, "run", "-o", "PID,P", NULL), "PID,PPID\nPID,USER\n",
+	       "a list's next item: the items before it in front, a chosen one not again"
+	       " (the shell keeps those that match)");
+	is_str(complete_run(2, "run", "-o", "+ppid,", NULL), "+ppid,PID\n+ppid,USER\n",
+	       "-o's +LIST: the + kept, an item in any case");
+	is_str(complete_run(3, "run", "--more", "-o", "", NULL), "PID\nPPID\nUSER\nEXTRA\n",
+	       "the words may depend on the flags before");
+	is_str(complete_run(3, "run", "-o", "=", "PID,U", NULL), "PID,PPID\nPID,USER\n",
+	       "--output=PID,U split by bash");
+	ok(strstr(complete_run(2, "run", "-c", "0,", NULL), "0,") != NULL &&
+	   !strstr(complete_run(2, "run", "-c", "0,", NULL), "online"),
+	   "a CPU list's next item is a CPU, not a word");
+	is_str(complete_run(1, "run", "", NULL), "@program\n", "a program to run");
+	is_str(complete_run(2, "run", "ls", "", NULL), "@file\n", "then its arguments");
+	is_str(complete_run(2, "run", "ls", "-", NULL), "@file\n",
+	       "its options are its own, not ours");
+	is_str(complete_run(3, "run", "-o", "PID", "", NULL), "@program\n",
+	       "an option's value is no positional word");
+	is_str(complete_run(2, "run", "--", "", NULL), "@program\n", "-- before the program");
 }
 
 /* ---- verbs as rows ---- */
