@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -157,6 +158,24 @@ static int report_error(struct cli_parser *p, int c)
  * /proc, or on a mount that refuses the name). What no check can foresee (a
  * full disk) is still reported where the file is written. 0 or -errno.
  */
+/* Does the directory PATH is in take a new file? A trial one, removed at once. */
+static int dir_takes_files(const char *path)
+{
+	char trial[PATH_MAX], target[PATH_MAX];
+	int fd;
+
+	if (realpath(path, target))
+		path = target;	/* a link's file is replaced beside it (fs_write_replace) */
+	if ((size_t)snprintf(trial, sizeof(trial), "%s.XXXXXX", path) >= sizeof(trial))
+		return -ENAMETOOLONG;
+	fd = mkostemp(trial, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	unlink(trial);
+	return 0;
+}
+
 int cli_file_writable(const char *path)
 {
 	struct stat st;
@@ -167,7 +186,10 @@ int cli_file_writable(const char *path)
 	if (!stat(path, &st)) {
 		if (S_ISDIR(st.st_mode))
 			return -EISDIR;
-		return access(path, W_OK) ? -errno : 0;
+		if (access(path, W_OK))
+			return -errno;
+		/* a regular file is replaced whole: a new file beside it, renamed over it */
+		return S_ISREG(st.st_mode) ? dir_takes_files(path) : 0;
 	}
 	if (errno != ENOENT)
 		return -errno;

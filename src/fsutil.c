@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -63,10 +64,13 @@ int fs_mkdir_parents(const char *file, mode_t mode)
 int fs_write_replace(const char *path, const char *tmp,
 		     void (*fill)(FILE *f, const void *arg), const void *arg)
 {
-	char tmpbuf[PATH_MAX];
+	char tmpbuf[PATH_MAX], target[PATH_MAX];
 	FILE *f;
 	int ret = 0;
 
+	/* a symbolic link keeps pointing at the file: the file it names is replaced */
+	if (!tmp && realpath(path, target))
+		path = target;
 	if (!tmp) {
 		if ((size_t)snprintf(tmpbuf, sizeof(tmpbuf), "%s.tmp", path) >= sizeof(tmpbuf))
 			return -ENAMETOOLONG;

@@ -23,8 +23,9 @@ int fs_mkdir_parents(const char *file, mode_t mode);
  * Write PATH whole or not at all: FILL writes the text to TMP (NULL: PATH
  * with ".tmp" added), which is flushed, synced and renamed over PATH, so a
  * reader sees the old file or the new one, never half of one. On a failure
- * TMP is removed and PATH left as it was. 0 or -errno (-EIO where the
- * stream failed without saying why).
+ * TMP is removed and PATH left as it was. Where TMP is NULL and PATH a
+ * symbolic link, the file it names is replaced, beside that file. 0 or
+ * -errno (-EIO where the stream failed without saying why).
  */
 int fs_write_replace(const char *path, const char *tmp,
 		     void (*fill)(FILE *f, const void *arg), const void *arg);

@@ -19,6 +19,7 @@
 
 #include <libsmartcols.h>
 
+#include "fsutil.h"
 #include "json.h"
 #include "msg.h"
 #include "output.h"
@@ -376,32 +377,56 @@ static int write_one(FILE *f, int schema_version, out_record_body body, const vo
 	return ret;
 }
 
+struct text {
+	const char *buf;
+	size_t len;
+};
+
+static void put_text(FILE *f, const void *arg)
+{
+	const struct text *t = arg;
+
+	fwrite(t->buf, 1, t->len, f);
+}
+
 int out_record_write(struct out_record *r, int schema_version, out_record_body body,
 		     const void *arg)
 {
+	struct text text = { 0 };
+	char *buf = NULL;
 	struct stat st;
-	int ret = 0, close_ret;
-	FILE *f = r->file;
+	FILE *f, *mem;
+	int ret;
 
-	if (r->to_stdout)
-		ret = write_one(r->stdout_stream ? r->stdout_stream : stdout, schema_version,
-				body, arg);
+	/* made whole first: a body that fails leaves every destination as it was */
+	mem = open_memstream(&buf, &text.len);
+	if (!mem) {
+		out_record_abandon(r);
+		return -errno;
+	}
+	ret = write_one(mem, schema_version, body, arg);
+	if (fclose(mem) && !ret)
+		ret = -ENOMEM;
+	text.buf = buf;
+	if (!ret && r->to_stdout)
+		fwrite(text.buf, 1, text.len, r->stdout_stream ? r->stdout_stream : stdout);
+	f = r->file;
 	if (ret || !f) {
 		out_record_abandon(r);
+		free(buf);
 		return ret;
 	}
 	r->file = NULL;
 	r->created = false;
-	/* the file is replaced whole; a FIFO or a terminal has nothing to cut */
-	if (f != stdout && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
-	    ftruncate(fileno(f), 0))
-		ret = -errno;
-	if (!ret)
-		ret = write_one(f, schema_version, body, arg);
-	if (f == stdout && ret)
-		return record_error(r, ret);	/* stdout stays open */
-	close_ret = json_close_file(f);
-	ret = ret ? ret : close_ret;
+	if (f != stdout && !fstat(fileno(f), &st) && S_ISREG(st.st_mode)) {
+		/* replaced whole, as the gate's files: a reader sees the old record or the new */
+		fclose(f);
+		ret = fs_write_replace(r->path, NULL, put_text, &text);
+	} else {
+		put_text(f, &text);	/* stdout, a FIFO, a terminal */
+		ret = json_close_file(f);
+	}
+	free(buf);
 	return ret ? record_error(r, ret) : 0;
 }
 

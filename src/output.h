@@ -89,7 +89,9 @@ void out_column_names(FILE *out, const struct out_column *cols, size_t ncols);
  * The FILE is opened at once, so that a long run never fails on its output
  * path at the end, but written only at the end: an existing file keeps its
  * contents until then, and one made for a run that ends without its record
- * (out_record_abandon) is removed again.
+ * (out_record_abandon) is removed again. The record is made whole in memory
+ * first; a regular FILE is then replaced by a new one renamed over it
+ * (fs_write_replace), so that no reader sees half a record.
  */
 struct json;
 struct out_record {

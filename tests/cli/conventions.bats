@@ -221,6 +221,41 @@ for k in ("schema", "tool", "version", "command", "host", "kernel"):
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/r.json"
 }
 
+@test "--json-file is replaced whole: a new file renamed over the old, through a symbolic link" {
+	base=$BATS_TEST_DIRNAME/../fixtures/gates/base.json
+	echo old >"$tmp/r.json"
+	before=$(stat -c %i "$tmp/r.json")
+	ln -s r.json "$tmp/link.json"
+	run_split "$RTLA" compare --json-file "$tmp/link.json" "$base" "$base"
+	echo "$status '$err'"
+	[ "$status" -eq 0 ]
+	# the link still names the file, and the file is a new one with the record
+	[ -L "$tmp/link.json" ]
+	[ "$(readlink "$tmp/link.json")" = r.json ]
+	[ "$(stat -c %i "$tmp/r.json")" != "$before" ]
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/r.json"
+	# nothing left beside it
+	[ "$(find "$tmp" -maxdepth 1 -name 'r.json?*' | wc -l)" -eq 0 ]
+}
+
+@test "--json-file: an existing file in a directory rtla may not write to is refused before any work" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to run as another user"
+	base=$BATS_TEST_DIRNAME/../fixtures/gates/base.json
+	chmod 755 "$tmp"
+	mkdir -m 755 "$tmp/ro"
+	echo old >"$tmp/ro/r.json"
+	chown 65534:65534 "$tmp/ro/r.json"
+	cp "$base" "$tmp/base.json"
+	chmod 644 "$tmp/base.json"
+	run_split setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$RTLA" compare --json-file "$tmp/ro/r.json" "$tmp/base.json" "$tmp/base.json"
+	echo "$status '$out' '$err'"
+	[ "$status" -eq 1 ]
+	[ -z "$out" ]
+	[ "$err" = "rtla compare: --json-file: $tmp/ro/r.json: Permission denied" ]
+	[ "$(cat "$tmp/ro/r.json")" = old ]
+}
+
 @test "every command: a reader that closes the pipe early ends it quietly" {
 	for cmd in "${COMMANDS[@]}"; do
 		args=$(quick_args "$cmd")
