@@ -395,9 +395,16 @@ void cli_print_verbs(const struct cli_spec *spec, FILE *f)
 			fprintf(f, "  %-10s %s\n", v->name, v->summary);
 }
 
-static int run_verb(const struct cli_verb *v, int argc, char **argv)
+/*
+ * Run V, its record named after it ("damos start"): the default verb's
+ * record keeps the command's name ("mdwe"), unless its row says CLI_VERB_NAMED.
+ */
+static int run_verb(const struct cli_verb *v, bool is_default, int argc, char **argv)
 {
 	char what[96];
+
+	if (!is_default || (v->flags & CLI_VERB_NAMED))
+		json_set_command(v->spec->command);
 
 	if (v->flags & CLI_VERB_LIVE) {
 		snprintf(what, sizeof(what), "rtla %s", v->spec->command);
@@ -431,9 +438,7 @@ int cli_run_verbs(const struct cli_spec *spec, int argc, char **argv)
 		if (v) {
 			/* the words typed name the messages: "rtla damos show: ..." */
 			cli_set_prefix(v->spec);
-			if (v != def)
-				json_set_command(v->spec->command);
-			return run_verb(v, argc - 1, argv + 1);
+			return run_verb(v, v == def, argc - 1, argv + 1);
 		}
 		/* "rtla mdwe 1234": PIDs or CPUs of the default verb */
 		if (!def || !isdigit((unsigned char)word[0]) ||
@@ -461,7 +466,7 @@ int cli_run_verbs(const struct cli_spec *spec, int argc, char **argv)
 			err_msg("no verb given (verbs: %s)", verb_names(spec, names, sizeof(names)));
 		return EXIT_ERROR;
 	}
-	return run_verb(def, argc, argv);
+	return run_verb(def, true, argc, argv);
 }
 
 /* ---- completion ---------------------------------------------------------- */

@@ -530,7 +530,6 @@ int noise_cmd_run(int argc, char **argv, const struct noise_tool *tool)
 	struct noise_params p;
 	int ret;
 
-	json_set_command(tool->name);	/* "osnoise top" with or without the word "top" */
 	ret = noise_parse_args(argc, argv, tool, &p);
 	if (ret)
 		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;

@@ -34,7 +34,7 @@ static int osnoise_hist_main(int argc, char **argv)
 /* upstream: no mode, or an option first, is top */
 static const struct cli_verb osnoise_verbs[] = {
 	CLI_VERB("top", osnoise_top_main, &osnoise_top_cli, "prints the summary from osnoise tracer",
-		 .flags = CLI_VERB_DEFAULT),
+		 .flags = CLI_VERB_DEFAULT | CLI_VERB_NAMED),
 	CLI_VERB("hist", osnoise_hist_main, &osnoise_hist_cli,
 		 "prints a histogram of osnoise samples"),
 	CLI_VERB_END
