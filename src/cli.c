@@ -224,6 +224,23 @@ static const char *optional_arg(struct cli_parser *p)
 	return NULL;
 }
 
+/* --sysroot for a verb that acts on the running kernel: one line naming it; -EROFS */
+static int refuse_sysroot(const struct cli_spec *spec)
+{
+	char what[96];
+
+	snprintf(what, sizeof(what), "rtla %s", spec->command);
+	return sysroot_require_live(what);
+}
+
+/*
+ * The spec of the live-only verb (CLI_VERB_LIVE) that runs: its parser
+ * refuses --sysroot once the options are read, so that --help and a usage
+ * error are answered as anywhere else, and the refusal comes before the verb
+ * reads or writes anything.
+ */
+static const struct cli_spec *live_verb;
+
 int cli_next(struct cli_parser *p)
 {
 	const struct cli_option *o;
@@ -232,6 +249,8 @@ int cli_next(struct cli_parser *p)
 	c = getopt_long(p->argc, p->argv, p->shortopts, p->longopts, &longindex);
 	if (c == -1) {
 		p->optind = optind;
+		if (p->spec == live_verb && refuse_sysroot(p->spec))
+			return CLI_ERROR;
 		return CLI_DONE;
 	}
 	if (c == '?' || c == ':')
@@ -401,18 +420,16 @@ void cli_print_verbs(const struct cli_spec *spec, FILE *f)
  */
 static int run_verb(const struct cli_verb *v, bool is_default, int argc, char **argv)
 {
-	char what[96];
-
 	if (!is_default || (v->flags & CLI_VERB_NAMED))
 		json_set_command(v->spec->command);
-
-	if (v->flags & CLI_VERB_LIVE) {
-		snprintf(what, sizeof(what), "rtla %s", v->spec->command);
-		if (sysroot_require_live(what))
+	if (!v->fn) {
+		/* rows of rows: live for all of them, refused before the next word */
+		if ((v->flags & CLI_VERB_LIVE) && refuse_sysroot(v->spec))
 			return EXIT_ERROR;
-	}
-	if (!v->fn)
 		return cli_run_verbs(v->spec, argc, argv);
+	}
+	if (v->flags & CLI_VERB_LIVE)
+		live_verb = v->spec;
 	return v->fn(argc, argv);
 }
 

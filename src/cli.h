@@ -132,7 +132,9 @@ struct cli_spec {
  */
 #define CLI_VERB_DEFAULT (1 << 0)	/* runs when no verb is named ("rtla osnoise -c 0": top);
 					 * its record keeps the command's name */
-#define CLI_VERB_LIVE	 (1 << 1)	/* acts on the running kernel: refuses --sysroot */
+#define CLI_VERB_LIVE	 (1 << 1)	/* acts on the running kernel: refuses --sysroot when
+					 * its options are read (cli_next() at their end, after
+					 * --help and usage errors), before it reads anything */
 #define CLI_VERB_NAMED	 (1 << 2)	/* a default whose record still carries the verb
 					 * ("osnoise top", as upstream's) */
 

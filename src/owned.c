@@ -30,13 +30,6 @@ static const struct timespec ten_ms = { 0, 10 * 1000 * 1000 };
 
 /* ---- processes ---- */
 
-static unsigned long long proc_start(pid_t pid)
-{
-	struct procstat st;
-
-	return procstat_read(pid, &st) ? 0 : st.start;
-}
-
 /*
  * Is PID alive, and the process that started at START (0: any)? A zombie
  * is not; a pid taken again by another process is not ours.
@@ -94,7 +87,7 @@ static void mark_fill(FILE *f, const void *arg)
 	const struct mark_text *m = arg;
 
 	fprintf(f, "pid %d %llu\nguardian %d %llu\ndev %llu\nino %llu\npath %s\n",
-		getpid(), proc_start(getpid()), m->guardian, proc_start(m->guardian),
+		getpid(), procstat_start(getpid()), m->guardian, procstat_start(m->guardian),
 		(unsigned long long)m->st->st_dev, (unsigned long long)m->st->st_ino, m->path);
 }
 

@@ -40,3 +40,10 @@ int procstat_read(pid_t pid, struct procstat *st)
 	buf[n] = '\0';
 	return procstat_parse(buf, st);
 }
+
+unsigned long long procstat_start(pid_t pid)
+{
+	struct procstat st;
+
+	return procstat_read(pid, &st) ? 0 : st.start;
+}

@@ -27,4 +27,11 @@ int procstat_parse(const char *line, struct procstat *st);
  */
 int procstat_read(pid_t pid, struct procstat *st);
 
+/*
+ * The start time of PID (clock ticks after boot), or 0 when it cannot be
+ * read. A pid alone is reused; pid and start time together name one process,
+ * which is what an ownership mark (owned.c, damos/own.c) records and compares.
+ */
+unsigned long long procstat_start(pid_t pid);
+
 #endif

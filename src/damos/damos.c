@@ -120,12 +120,18 @@ static int show_main(int argc, char **argv);
 static int start_main(int argc, char **argv);
 static int stop_main(int argc, char **argv);
 static int commit_main(int argc, char **argv);
-static int filter_edit_main(int argc, char **argv);
+static int filter_add_main(int argc, char **argv);
+static int filter_rm_main(int argc, char **argv);
+static int filter_set_main(int argc, char **argv);
 
+/* the verbs that write DAMON are CLI_VERB_LIVE: --sysroot is refused for them */
 static const struct cli_verb filter_verbs[] = {
-	CLI_VERB("add", filter_edit_main, &damos_filter_add_cli, "add a filter after the others"),
-	CLI_VERB("rm", filter_edit_main, &damos_filter_rm_cli, "remove a filter"),
-	CLI_VERB("set", filter_edit_main, &damos_filter_set_cli, "replace a filter in its place"),
+	CLI_VERB("add", filter_add_main, &damos_filter_add_cli, "add a filter after the others",
+		 .flags = CLI_VERB_LIVE),
+	CLI_VERB("rm", filter_rm_main, &damos_filter_rm_cli, "remove a filter",
+		 .flags = CLI_VERB_LIVE),
+	CLI_VERB("set", filter_set_main, &damos_filter_set_cli, "replace a filter in its place",
+		 .flags = CLI_VERB_LIVE),
 	CLI_VERB_END
 };
 
@@ -137,10 +143,13 @@ const struct cli_spec damos_filter_cli = {
 static const struct cli_verb damos_verbs[] = {
 	CLI_VERB("show", show_main, &damos_show_cli, "the kdamonds as a tree or JSON (the default)",
 		 .flags = CLI_VERB_DEFAULT),
-	CLI_VERB("start", start_main, &damos_start_cli, "start a kdamond of rtla's"),
-	CLI_VERB("stop", stop_main, &damos_stop_cli, "stop a kdamond rtla started"),
+	CLI_VERB("start", start_main, &damos_start_cli, "start a kdamond of rtla's",
+		 .flags = CLI_VERB_LIVE),
+	CLI_VERB("stop", stop_main, &damos_stop_cli, "stop a kdamond rtla started",
+		 .flags = CLI_VERB_LIVE),
 	CLI_VERB("filter", NULL, &damos_filter_cli, "add, remove or change a scheme's filters"),
-	CLI_VERB("commit", commit_main, &damos_commit_cli, "validate and commit edited files"),
+	CLI_VERB("commit", commit_main, &damos_commit_cli, "validate and commit edited files",
+		 .flags = CLI_VERB_LIVE),
 	CLI_VERB_END
 };
 
@@ -532,7 +541,7 @@ static int cmd_show(struct damos_opts *o)
 	return ret ? EXIT_ERROR : EXIT_PASSED;
 }
 
-/* A verb's options, then FN with them (show reads; the others write). */
+/* A verb's options, then FN with them (the rows refuse --sysroot for those that write). */
 static int run(const struct cli_spec *spec, int (*fn)(struct damos_opts *o), int argc,
 	       char **argv)
 {
@@ -546,8 +555,6 @@ static int run(const struct cli_spec *spec, int (*fn)(struct damos_opts *o), int
 		cli_usage_error(spec, "unexpected argument", o.args[0]);
 		return EXIT_ERROR;
 	}
-	if (fn != cmd_show && sysroot_require_live("writing DAMON") < 0)
-		return EXIT_ERROR;
 	return fn(&o);
 }
 
@@ -571,25 +578,19 @@ static int commit_main(int argc, char **argv)
 	return run(&damos_commit_cli, damos_commit, argc, argv);
 }
 
-/* filter add|rm|set: ARGV[0] is the edit, which damos_filter() reads first in O->args */
-static int filter_edit_main(int argc, char **argv)
+static int filter_add_main(int argc, char **argv)
 {
-	const struct cli_verb *v = cli_verb_find(&damos_filter_cli, argv[0]);
-	struct damos_opts o;
-	char *args[argc + 1];
-	int ret;
+	return run(&damos_filter_add_cli, damos_filter_add, argc, argv);
+}
 
-	ret = parse_verb_args(v->spec, argc, argv, &o);
-	if (ret)
-		return ret == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
-	if (sysroot_require_live("writing DAMON") < 0)
-		return EXIT_ERROR;
-	args[0] = argv[0];
-	memcpy(args + 1, o.args, o.nargs * sizeof(*args));
-	args[o.nargs + 1] = NULL;
-	o.args = args;
-	o.nargs++;
-	return damos_filter(&o);
+static int filter_rm_main(int argc, char **argv)
+{
+	return run(&damos_filter_rm_cli, damos_filter_rm, argc, argv);
+}
+
+static int filter_set_main(int argc, char **argv)
+{
+	return run(&damos_filter_set_cli, damos_filter_set, argc, argv);
 }
 
 int cmd_damos(int argc, char **argv)

@@ -25,14 +25,6 @@
 
 #define BOOT_WINDOW_S	60
 
-/* Start time of PID in clock ticks after boot, or 0. */
-static unsigned long long proc_start(pid_t pid)
-{
-	struct procstat st;
-
-	return procstat_read(pid, &st) ? 0 : st.start;
-}
-
 static void mark_path(int index, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/kdamond-%d", DAMOS_RUN_DIR, index);
@@ -63,7 +55,7 @@ enum damos_owner damos_owner(const struct dnode *kdamond, int index, pid_t *mark
 		*marked_by = 0;
 	dtree_s64(kdamond, "pid", &pid);
 	if (pid > 0)
-		start = proc_start(pid);
+		start = procstat_start(pid);
 	mark_path(index, path, sizeof(path));
 	f = fopen(path, "re");
 	if (f) {
@@ -96,7 +88,7 @@ static void mark_fill(FILE *f, const void *arg)
 {
 	pid_t kdamond_pid = *(const pid_t *)arg;
 
-	fprintf(f, "kdamond %d %llu started_by %d\n", kdamond_pid, proc_start(kdamond_pid),
+	fprintf(f, "kdamond %d %llu started_by %d\n", kdamond_pid, procstat_start(kdamond_pid),
 		getpid());
 }
 

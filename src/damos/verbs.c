@@ -360,6 +360,14 @@ static const struct dnode *filter_model(const struct dnode *n)
 	return NULL;
 }
 
+/*
+ * One edit of a scheme's filters in WANT's SCHEME: O->args are the words after
+ * the verb; MODEL a filter of this kernel (its files), or NULL. 0, or -errno
+ * with ERR set; WHAT says what was done.
+ */
+typedef int (*filter_edit_fn)(struct dnode *scheme, const struct damos_opts *o, int version,
+			      const struct dnode *model, char *err, char *what, size_t len);
+
 static int edit_add(struct dnode *scheme, const struct damos_opts *o, int version,
 		    const struct dnode *model, char *err, char *what, size_t len)
 {
@@ -369,7 +377,7 @@ static int edit_add(struct dnode *scheme, const struct damos_opts *o, int versio
 	char name[16], words[FILTER_SPEC_MAX];
 	size_t n;
 
-	if (filter_spec_parse(o->nargs - 1, o->args + 1, &spec, err))
+	if (filter_spec_parse(o->nargs, o->args, &spec, err))
 		return -EINVAL;
 	if (!damos_type_known(spec.type->name, version)) {
 		snprintf(err, PARSE_ERR_MAX, "this kernel does not offer %s filters (Linux %d.%d "
@@ -398,18 +406,20 @@ static int edit_add(struct dnode *scheme, const struct damos_opts *o, int versio
 	return 0;
 }
 
-static int edit_rm(struct dnode *scheme, const struct damos_opts *o, char *err, char *what,
-		   size_t len)
+static int edit_rm(struct dnode *scheme, const struct damos_opts *o, int version,
+		   const struct dnode *model, char *err, char *what, size_t len)
 {
 	struct dnode *f, *dir;
 	char words[FILTER_SPEC_MAX], num[16], id[64];
 	size_t n, i;
 
-	if (o->nargs != 2) {
+	(void)version;
+	(void)model;
+	if (o->nargs != 1) {
 		snprintf(err, PARSE_ERR_MAX, "filter rm takes one filter ID (e.g. ops_filters/0)");
 		return -EINVAL;
 	}
-	f = filter_by_id(scheme, o->args[1], err);
+	f = filter_by_id(scheme, o->args[0], err);
 	if (!f)
 		return -EINVAL;
 	dir = f->parent;
@@ -439,12 +449,12 @@ static int edit_set(struct dnode *scheme, const struct damos_opts *o, int versio
 	char words[FILTER_SPEC_MAX];
 	struct dnode *f;
 
-	if (o->nargs < 3) {
+	if (o->nargs < 2) {
 		snprintf(err, PARSE_ERR_MAX, "filter set takes a filter ID and the filter's words");
 		return -EINVAL;
 	}
-	f = filter_by_id(scheme, o->args[1], err);
-	if (!f || filter_spec_parse(o->nargs - 2, o->args + 2, &spec, err))
+	f = filter_by_id(scheme, o->args[0], err);
+	if (!f || filter_spec_parse(o->nargs - 1, o->args + 1, &spec, err))
 		return -EINVAL;
 	if (!damos_type_known(spec.type->name, version) ||
 	    !damos_type_allowed_in(spec.type->name, f->parent->name)) {
@@ -511,20 +521,16 @@ static int begin_edit(const struct damos_opts *o, struct dnode **now, int *versi
 	return *now ? index : -1;
 }
 
-int damos_filter(struct damos_opts *o)
+/* filter add|rm|set: EDIT on a copy of the kdamond's tree, validated, then applied */
+static int filter_edit(struct damos_opts *o, filter_edit_fn edit)
 {
 	struct dnode *now = NULL, *want = NULL, *prev = NULL, *scheme;
 	char err[DAMOS_ERR_MAX] = "", what[FILTER_SPEC_MAX + 64] = "", path[64];
-	const char *verb = o->nargs ? o->args[0] : "";
 	int index, version, ret = -EINVAL;
 	int64_t pid = -1;
 	pid_t newpid;
 	bool ours;
 
-	if (strcmp(verb, "add") && strcmp(verb, "rm") && strcmp(verb, "set")) {
-		err_msg("filter needs add, rm or set%s%s", *verb ? ": " : "", verb);
-		return EXIT_ERROR;
-	}
 	index = begin_edit(o, &now, &version);
 	if (index < 0)
 		goto out;
@@ -540,12 +546,7 @@ int damos_filter(struct damos_opts *o)
 		err_msg("this kernel has no DAMOS filters (Linux 6.3 added them)");
 		goto out;
 	}
-	if (!strcmp(verb, "add"))
-		ret = edit_add(scheme, o, version, filter_model(now), err, what, sizeof(what));
-	else if (!strcmp(verb, "rm"))
-		ret = edit_rm(scheme, o, err, what, sizeof(what));
-	else
-		ret = edit_set(scheme, o, version, filter_model(now), err, what, sizeof(what));
+	ret = edit(scheme, o, version, filter_model(now), err, what, sizeof(what));
 	if (ret) {
 		err_msg("%s; nothing was written", err);
 		goto out;
@@ -572,6 +573,21 @@ out:
 	dtree_free(want);
 	dtree_free(now);
 	return ret ? EXIT_ERROR : EXIT_PASSED;
+}
+
+int damos_filter_add(struct damos_opts *o)
+{
+	return filter_edit(o, edit_add);
+}
+
+int damos_filter_rm(struct damos_opts *o)
+{
+	return filter_edit(o, edit_rm);
+}
+
+int damos_filter_set(struct damos_opts *o)
+{
+	return filter_edit(o, edit_set);
 }
 
 int damos_commit(struct damos_opts *o)

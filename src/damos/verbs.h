@@ -63,7 +63,10 @@ int running_state(const struct dnode *k);
 
 int damos_start(struct damos_opts *o);
 int damos_stop(struct damos_opts *o);
-int damos_filter(struct damos_opts *o);
+/* the filter verbs: O->args are the words after the verb */
+int damos_filter_add(struct damos_opts *o);
+int damos_filter_rm(struct damos_opts *o);
+int damos_filter_set(struct damos_opts *o);
 int damos_commit(struct damos_opts *o);
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of the small shared helpers: fs_mkdir_p(), fs_mkdir_parents()
- * and fs_write_replace() (src/fsutil.c), procstat_parse() and
- * procstat_read() (src/procstat.c), the format-taking sysroot reads and
+ * and fs_write_replace() (src/fsutil.c), procstat_parse(), procstat_read()
+ * and procstat_start() (src/procstat.c), the format-taking sysroot reads and
  * sysroot_cgroup2_mount() (src/sysroot.c) on a temporary root, and
  * ARRAY_SIZE (src/util.h). Each: the normal case, its errors, its bounds.
  */
@@ -172,6 +172,9 @@ static void test_procstat(void)
 	   st.state, st.start);
 	is_int(procstat_read(0, &st), -ESRCH, "procstat_read: pid 0");
 	is_int(procstat_read(-1, &st), -ESRCH, "procstat_read: a negative pid");
+	ok(procstat_start(getpid()) == st.start, "procstat_start: this process's start time (%llu)",
+	   procstat_start(getpid()));
+	ok(procstat_start(0) == 0 && procstat_start(-1) == 0, "procstat_start: 0 for no process");
 
 	child = fork();
 	if (child == 0)
@@ -182,6 +185,7 @@ static void test_procstat(void)
 	waitpid(child, &status, 0);
 	status = procstat_read(child, &st);
 	ok(status == -ENOENT || status == -ESRCH, "procstat_read: a reaped child is gone (%d)", status);
+	ok(procstat_start(child) == 0, "procstat_start: 0 for a reaped child");
 }
 
 static void test_sysroot_reads(void)
