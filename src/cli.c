@@ -277,6 +277,9 @@ int cli_next(struct cli_parser *p)
 	if ((o->flags & CLI_FILE) && p->arg) {
 		if (!p->arg[0])
 			return cli_error(p, p->word, "empty file name");
+		if ((o->flags & CLI_NOT_STDOUT) && !strcmp(p->arg, "-"))
+			return cli_error(p, p->word,
+					 "'-': standard output holds the table: name a file");
 		if (p->arg[0] == '-' && p->arg[1]) {
 			err_msg("%s: file name starts with '-': '%s' (for a file of that name write ./%s)",
 				p->word, p->arg, p->arg);

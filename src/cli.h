@@ -69,6 +69,12 @@ bool cli_words_have(const struct cli_completion *c, const char *name);
 #define CLI_HIDDEN	(1 << 0)	/* accepted, not shown in --help or completion */
 #define CLI_FILE	(1 << 1)	/* a FILE argument: "-x" is refused, "-" is stdout */
 #define CLI_LIST	(1 << 2)	/* a comma-separated list ("+" first for -o): each item completes */
+/*
+ * With CLI_FILE: a file written beside what the command prints on stdout
+ * (the noise tools' --junit, --prometheus, -t): "-" is refused too, since
+ * stdout holds the table and the two would be interleaved.
+ */
+#define CLI_NOT_STDOUT	(1 << 3)
 
 struct cli_option {
 	int id;			/* the short letter, or CLI_LONG + n for a long-only option */

@@ -93,7 +93,7 @@ static void metric_names(FILE *out, const struct cli_completion *c)
 	CLI_VALUE('d', "duration", "time[s|m|h|d]", "duration of the session"), \
 	CLI_FLAG('D', "debug", "print debug info"), \
 	CLI_OPTIONAL('t', "trace", "[file]", "save the stopped trace to [file|osnoise_trace.txt]", \
-		     .complete = CLI_COMP_FILE), \
+		     .flags = CLI_FILE | CLI_NOT_STDOUT, .complete = CLI_COMP_FILE), \
 	CLI_VALUE('e', "event", "<sys:event>", \
 		  "enable the <sys:event> in the trace instance, multiple -e are allowed", \
 		  .complete = CLI_COMP_CALL, .candidates = event_names), \
@@ -139,10 +139,11 @@ static void metric_names(FILE *out, const struct cli_completion *c)
 		  .complete = CLI_COMP_CALL, .candidates = metric_names), \
 	CLI_VALUE(OPT_JUNIT, "junit", "FILE", \
 		  "write the gate as JUnit XML to FILE: a testcase per cpu and criterion", \
-		  .complete = CLI_COMP_FILE), \
+		  .flags = CLI_FILE | CLI_NOT_STDOUT, .complete = CLI_COMP_FILE), \
 	CLI_VALUE(OPT_PROMETHEUS, "prometheus", "FILE", \
 		  "write the per-cpu figures as Prometheus text to FILE (node_exporter's\n" \
-		  "\t\ttextfile collector), replaced whole", .complete = CLI_COMP_FILE), \
+		  "\t\ttextfile collector), replaced whole", \
+		  .flags = CLI_FILE | CLI_NOT_STDOUT, .complete = CLI_COMP_FILE), \
 	CLI_OPT_VERSION("print the version")
 
 /* osnoise top and hwnoise */
@@ -223,26 +224,6 @@ static int parse_backend(const char *s, enum noise_backend_kind *kind, char *err
 	}
 	snprintf(err, PARSE_ERR_MAX, "'%s': use auto, tracer or sampler", s);
 	return -EINVAL;
-}
-
-/* A file the gate writes: not standard output (the table is there), and writable. */
-static int check_destination(const char *path, char *err)
-{
-	int ret;
-
-	if (!strcmp(path, "-")) {
-		snprintf(err, PARSE_ERR_MAX, "'-': standard output holds the table: name a file");
-		return -EINVAL;
-	}
-	if (path[0] == '-') {
-		snprintf(err, PARSE_ERR_MAX, "file name starts with '-': '%s' (for a file of that "
-			 "name write ./%s)", path, path);
-		return -EINVAL;
-	}
-	ret = cli_file_writable(path);
-	if (ret)
-		snprintf(err, PARSE_ERR_MAX, "%s: %s", path, strerror(-ret));
-	return ret;
 }
 
 /* Apply one option; returns 0, or -EINVAL with *what/err set. */
@@ -420,10 +401,9 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 		return gate_parse(&p->criteria, optarg, err);
 	case OPT_JUNIT:
 	case OPT_PROMETHEUS:
-		/* written at the end of the run: one that cannot be is refused now */
-		*what = c == OPT_JUNIT ? "--junit" : "--prometheus";
+		/* written at the end of the run: cli_next() refused one that cannot be (CLI_FILE) */
 		*(c == OPT_JUNIT ? &p->junit_file : &p->prometheus_file) = optarg;
-		return check_destination(optarg, err);
+		return 0;
 	default:
 		return 0;
 	}

@@ -68,19 +68,25 @@ static void json_outcome(struct json *j, const char *key, const struct action_ou
 	json_object_end(j);
 }
 
+/* What "stop" and each of "hits" say of a stop condition: which, on which CPU, how much. */
+static void json_condition(struct json *j, const char *condition, int cpu, long long value_us)
+{
+	json_str(j, "condition", condition);
+	if (cpu >= 0)
+		json_i64(j, "cpu", cpu);
+	else
+		json_null(j, "cpu");
+	if (value_us >= 0)
+		json_i64(j, "value_us", value_us);
+	else
+		json_null(j, "value_us");
+}
+
 static void json_hit(struct json *j, const struct noise_hit *h, const struct action_list *list)
 {
 	json_object_begin(j, NULL);
 	json_double(j, "at_s", h->at_s, 3);
-	json_str(j, "condition", h->condition);
-	if (h->cpu >= 0)
-		json_i64(j, "cpu", h->cpu);
-	else
-		json_null(j, "cpu");
-	if (h->value_us >= 0)
-		json_i64(j, "value_us", h->value_us);
-	else
-		json_null(j, "value_us");
+	json_condition(j, h->condition, h->cpu, h->value_us);
 	json_outcome(j, "actions", &h->actions, list);
 	json_object_end(j);
 }
@@ -160,15 +166,7 @@ int noise_json_body(struct json *j, const void *arg)
 	json_u64(j, "lost_samples", run->lost_samples);
 	if (run->stop_hit) {
 		json_object_begin(j, "stop");
-		json_str(j, "condition", run->stop_reason);
-		if (run->stop_cpu >= 0)
-			json_i64(j, "cpu", run->stop_cpu);
-		else
-			json_null(j, "cpu");
-		if (run->stop_value_us >= 0)
-			json_i64(j, "value_us", run->stop_value_us);
-		else
-			json_null(j, "value_us");
+		json_condition(j, run->stop_reason, run->stop_cpu, run->stop_value_us);
 		json_object_end(j);
 	} else {
 		json_null(j, "stop");

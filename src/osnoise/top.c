@@ -139,16 +139,20 @@ void noise_top_json(struct json *j, const struct noise_run *run)
 		json_u64(j, "periods", c->periods);
 		/* no figure without a period: a gate must not read 0 % available */
 		if (!c->periods) {
+			/* the keys written below, in their order: every tool's, then os_columns' */
 			static const char *const keys[] = {
 				"runtime_us", "noise_us", "cpu_available_pct", "max_noise_us",
-				"max_single_us", "hw_count", "nmi_count", "irq_count",
-				"softirq_count", "thread_count",
+				"max_single_us", "hw_count", "nmi_count",
+			};
+			static const char *const os_keys[] = {
+				"irq_count", "softirq_count", "thread_count",
 			};
 
 			json_str(j, "reason", "no period completed on this CPU");
 			for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
-				if (k < 7 || run->tool->os_columns)
-					json_null(j, keys[k]);
+				json_null(j, keys[k]);
+			for (size_t k = 0; run->tool->os_columns && k < ARRAY_SIZE(os_keys); k++)
+				json_null(j, os_keys[k]);
 			json_object_end(j);
 			continue;
 		}

@@ -138,9 +138,15 @@ teardown() {
 		-q stray-argument|unexpected argument: stray-argument
 		--json run.json|unexpected argument: run.json
 		--json-file -q|--json-file: file name starts with '-': '-q' (for a file of that name write ./-q)
+		-t=-|-t: '-': standard output holds the table: name a file
+		--trace=-x|--trace: file name starts with '-': '-x' (for a file of that name write ./-x)
+		-t=|-t: empty file name
+		--trace=no/such/dir/t.txt|--trace: no/such/dir/t.txt: No such file or directory
 	EOF
 	[ ! -e run.json ]
 	[ ! -e ./-q ]
+	[ ! -e ./- ]
+	[ ! -e ./-x ]
 }
 
 @test "the tracer backend on a kernel without the tracer: a clear error naming the option" {

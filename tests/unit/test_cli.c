@@ -39,6 +39,21 @@ static const struct cli_spec spec = {
 	.positional = CLI_COMP_NONE,
 };
 
+/* A file written beside the table: "-" (stdout) is refused too. */
+static const struct cli_option side_options[] = {
+	CLI_VALUE(OPT_FILE, "junit", "FILE", "beside the table", .flags = CLI_FILE | CLI_NOT_STDOUT),
+	CLI_OPT_END
+};
+
+static const struct cli_spec side_spec = {
+	.command = "test",
+	.options = side_options,
+	.usage = usage,
+};
+
+/* The spec parse() reads: spec, unless a test names another. */
+static const struct cli_spec *parse_spec = &spec;
+
 struct result {
 	int ids[16];
 	const char *args[16];
@@ -73,7 +88,7 @@ static struct result *parse(const char *first, ...)
 	fflush(stderr);
 	dup2(fileno(ferr), 2);
 	dup2(fileno(fout), 1);
-	cli_begin(&p, &spec, argc, argv);
+	cli_begin(&p, parse_spec, argc, argv);
 	while ((id = cli_next(&p)) > 0 && r.n < 16) {
 		r.ids[r.n] = id;
 		r.args[r.n++] = p.arg;
@@ -164,6 +179,19 @@ static void test_errors(void)
 	   strstr(r->err, "./-q"), "it says how to name such a file");
 	r = parse("--json-file=", NULL);
 	ok(r->last == CLI_ERROR && strstr(r->err, "empty file name"), "an empty FILE");
+
+	parse_spec = &side_spec;
+	r = parse("--junit", "-", NULL);
+	ok(r->last == CLI_ERROR && r->n == 0, "CLI_NOT_STDOUT: - is an error");
+	is_str(r->err, "rtla test: --junit: '-': standard output holds the table: name a file\n",
+	       "it names the option and the value, on one line");
+	r = parse("--junit", "-q", NULL);
+	ok(r->last == CLI_ERROR && strstr(r->err, "--junit: file name starts with '-': '-q'"),
+	   "CLI_NOT_STDOUT keeps CLI_FILE's checks");
+	r = parse("--junit", "./-", NULL);
+	ok(r->last == CLI_DONE && r->n == 1 && !strcmp(r->args[0], "./-"),
+	   "./- names a file called -");
+	parse_spec = &spec;
 	msg_set_prefix(NULL);
 }
 
