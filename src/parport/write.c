@@ -28,17 +28,31 @@
 
 static void port_waiters(char *buf, size_t len, pid_t self);
 
+/* What the writer says just before its write(), so that the time limit is the write's alone. */
+#define WRITE_STARTED	INT_MIN
+/* How long the writer may take to get there: a fork and an open(), seconds under load. */
+#define START_LIMIT_MS	30000
+
+/* An int from the writer within MS: 0, or -ETIMEDOUT. */
+static int read_int(int fd, int ms, int *v)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (poll(&p, 1, ms) == 1 && read(fd, v, sizeof(*v)) == sizeof(*v))
+		return 0;
+	return -ETIMEDOUT;
+}
+
 /*
- * The write's outcome: 0, -errno, or -ETIMEDOUT when it did not return; then
- * waiters names who sleeps on a parallel port (before the writer is killed).
+ * The write's outcome: 0, -errno, or -ETIMEDOUT when it did not return
+ * within TIMEOUT of its start; then waiters names who sleeps on a parallel
+ * port (before the writer is killed).
  */
 static int timed_write(const char *path, const char *val, double timeout,
 		       char *waiters, size_t wlen)
 {
-	int pfd[2], err = 0, status;
-	struct pollfd p;
+	int pfd[2], err = 0, status, v = 0;
 	pid_t pid;
-	ssize_t n;
 
 	if (pipe2(pfd, O_CLOEXEC))
 		return -errno;
@@ -51,8 +65,11 @@ static int timed_write(const char *path, const char *val, double timeout,
 	}
 	if (pid == 0) {
 		/* the child: one write, its errno through the pipe */
-		int fd = open(path, O_WRONLY | O_CLOEXEC), e = 0;
+		int fd = open(path, O_WRONLY | O_CLOEXEC), e = WRITE_STARTED;
 
+		if (fd >= 0 && write(pfd[1], &e, sizeof(e)) < 0)
+			_exit(2);
+		e = 0;
 		if (fd < 0 || write(fd, val, strlen(val)) < 0)
 			e = errno;
 		if (write(pfd[1], &e, sizeof(e)) < 0)
@@ -60,11 +77,11 @@ static int timed_write(const char *path, const char *val, double timeout,
 		_exit(0);
 	}
 	close(pfd[1]);
-	p.fd = pfd[0];
-	p.events = POLLIN;
-	n = poll(&p, 1, (int)(timeout * 1000));
-	if (n == 1 && read(pfd[0], &err, sizeof(err)) == sizeof(err)) {
-		err = -err;
+	err = read_int(pfd[0], START_LIMIT_MS, &v);
+	if (!err && v == WRITE_STARTED)
+		err = read_int(pfd[0], (int)(timeout * 1000), &v);
+	if (!err) {
+		err = -v;
 		waitpid(pid, &status, 0);
 	} else {
 		port_waiters(waiters, wlen, pid);
@@ -73,7 +90,6 @@ static int timed_write(const char *path, const char *val, double timeout,
 		 * wakes it, on the driver's mutex it lands once that is free.
 		 */
 		kill(pid, SIGKILL);
-		err = -ETIMEDOUT;
 	}
 	close(pfd[0]);
 	return err;
