@@ -149,15 +149,6 @@ static int report_error(struct cli_parser *p, int c)
 	return cli_error(p, "unknown option", word);
 }
 
-/*
- * Could PATH be created or overwritten? Checked before any work, so that a
- * command refuses a destination it could never write (rtla(1), CONVENTIONS)
- * instead of failing after minutes of it. An existing PATH must be a file we
- * may write; a new one is created and removed at once, because only the
- * kernel knows whether a directory takes it (access() says yes to root in
- * /proc, or on a mount that refuses the name). What no check can foresee (a
- * full disk) is still reported where the file is written. 0 or -errno.
- */
 /* Does the directory PATH is in take a new file? A trial one, removed at once. */
 static int dir_takes_files(const char *path)
 {
@@ -176,6 +167,15 @@ static int dir_takes_files(const char *path)
 	return 0;
 }
 
+/*
+ * Could PATH be created or overwritten? Checked before any work, so that a
+ * command refuses a destination it could never write (rtla(1), CONVENTIONS)
+ * instead of failing after minutes of it. An existing PATH must be a file we
+ * may write; a new one is created and removed at once, because only the
+ * kernel knows whether a directory takes it (access() says yes to root in
+ * /proc, or on a mount that refuses the name). What no check can foresee (a
+ * full disk) is still reported where the file is written. 0 or -errno.
+ */
 int cli_file_writable(const char *path)
 {
 	struct stat st;
@@ -771,12 +771,13 @@ int cli_complete(const struct cli_spec *spec, int cword, int nwords, char **word
 		if (!strcmp(prev, "=") && cword >= 3)
 			prev = words[cword - 2];
 		o = option_wanting_arg(spec, prev);
-		if (o && (o->flags & CLI_LIST))
-			complete_list_item(&c, o, strcmp(cur, "=") ? cur : "");
-		else if (o)
-			complete_value(&c, o->complete, o->words, o->candidates, 0);
-		if (o)
+		if (o) {
+			if (o->flags & CLI_LIST)
+				complete_list_item(&c, o, strcmp(cur, "=") ? cur : "");
+			else
+				complete_value(&c, o->complete, o->words, o->candidates, 0);
 			return 0;
+		}
 	}
 	if (!options_ended && cur[0] == '-') {
 		complete_options(spec, cur[1] != '-', out);

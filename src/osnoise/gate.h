@@ -65,6 +65,8 @@ struct gate_criteria {
 /* Parse and append one EXPR; -EINVAL with a reason in err. */
 int gate_parse(struct gate_criteria *c, const char *expr, char *err);
 void gate_criteria_free(struct gate_criteria *c);
+/* Does a tool measure M: every sample kept (hist), the IRQ columns (not hwnoise)? */
+bool gate_metric_measured(const struct gate_metric_info *m, bool hist, bool os_columns);
 /* 0, or -EINVAL when a criterion asks for what TOOL does not measure. */
 int gate_check_tool(const struct gate_criteria *c, bool hist, bool os_columns, char *err);
 const char *gate_op_str(enum gate_op op);

@@ -64,11 +64,12 @@ static void event_names(FILE *out, const struct cli_completion *c)
  */
 static void metric_names(FILE *out, const struct cli_completion *c)
 {
+	/* the spec of "osnoise", "osnoise top", "hwnoise hist", ...: which tool completes */
 	bool hist = strstr(c->spec->command, "hist");
-	bool os = strncmp(c->spec->command, "hwnoise", 7);
+	bool os_columns = strncmp(c->spec->command, "hwnoise", 7);
 
 	for (int m = 0; m < GATE_NR_METRICS; m++)
-		if ((hist || !gate_metrics[m].hist_only) && (os || !gate_metrics[m].os_only))
+		if (gate_metric_measured(&gate_metrics[m], hist, os_columns))
 			fprintf(out, "%s%c\n", gate_metrics[m].name,
 				gate_metrics[m].unit == GATE_UNIT_PCT ? '<' : '>');
 }

@@ -248,29 +248,22 @@ static void test_help_lines(void)
 	       "upstream style: rtla's help lines");
 }
 
-static char *complete_with(const struct cli_spec *sp, int cword, va_list ap)
+/* The candidates for word CWORD of the command line that follows (NULL-ended), with SP. */
+static char *complete(const struct cli_spec *sp, int cword, ...)
 {
 	static char buf[4096];
 	char *words[16];
 	int n = 0;
+	va_list ap;
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
+	va_start(ap, cword);
 	while (n < 15 && (words[n] = va_arg(ap, char *)))
 		n++;
+	va_end(ap);
 	cli_complete(sp, cword, n, words, "one two", f);
 	fclose(f);
 	return buf;
-}
-
-static char *complete(int cword, ...)
-{
-	va_list ap;
-	char *got;
-
-	va_start(ap, cword);
-	got = complete_with(&spec, cword, ap);
-	va_end(ap);
-	return got;
 }
 
 /* a list option whose words the command prints (a name twice, as parport's PORT) */
@@ -293,55 +286,44 @@ static const struct cli_spec run_spec = {
 	.positional = CLI_COMP_PROGRAM,
 };
 
-static char *complete_run(int cword, ...)
-{
-	va_list ap;
-	char *got;
-
-	va_start(ap, cword);
-	got = complete_with(&run_spec, cword, ap);
-	va_end(ap);
-	return got;
-}
-
 static void test_complete(void)
 {
-	is_str(complete(1, "test", "--", NULL),
+	is_str(complete(&spec, 1, "test", "--", NULL),
 	       "--cpus\n--quiet\n--trace\n--json-file\n--backend\n--help\n--version\n",
 	       "long options, hidden left out");
-	ok(strstr(complete(1, "test", "-", NULL), "-c\n--cpus\n-q\n") != NULL, "short and long");
-	is_str(complete(2, "test", "--backend", "", NULL), "auto\ntracer\nsampler\n",
+	ok(strstr(complete(&spec, 1, "test", "-", NULL), "-c\n--cpus\n-q\n") != NULL, "short and long");
+	is_str(complete(&spec, 2, "test", "--backend", "", NULL), "auto\ntracer\nsampler\n",
 	       "an option's words");
-	is_str(complete(3, "test", "--backend", "=", "", NULL), "auto\ntracer\nsampler\n",
+	is_str(complete(&spec, 3, "test", "--backend", "=", "", NULL), "auto\ntracer\nsampler\n",
 	       "--backend= split by bash");
-	is_str(complete(2, "test", "--json-file", "", NULL), "@file\n", "a FILE: the shell's names");
-	is_str(complete(2, "test", "-qt", "", NULL), "--cpus\n--quiet\n--trace\n--json-file\n"
+	is_str(complete(&spec, 2, "test", "--json-file", "", NULL), "@file\n", "a FILE: the shell's names");
+	is_str(complete(&spec, 2, "test", "-qt", "", NULL), "--cpus\n--quiet\n--trace\n--json-file\n"
 	       "--backend\n--help\n--version\n", "an optional argument is not completed");
-	ok(strchr(complete(2, "test", "-c", "", NULL), '0') != NULL, "CPUs of this machine");
-	is_str(complete(3, "test", "--", "-c", "", NULL), "--cpus\n--quiet\n--trace\n--json-file\n"
+	ok(strchr(complete(&spec, 2, "test", "-c", "", NULL), '0') != NULL, "CPUs of this machine");
+	is_str(complete(&spec, 3, "test", "--", "-c", "", NULL), "--cpus\n--quiet\n--trace\n--json-file\n"
 	       "--backend\n--help\n--version\n", "after --, no option takes an argument");
 
-	is_str(complete_run(2, "run", "-o", "", NULL), "PID\nPPID\nUSER\n",
+	is_str(complete(&run_spec, 2, "run", "-o", "", NULL), "PID\nPPID\nUSER\n",
 	       "a command's words, each once");
-	is_str(complete_run(2, "run", "-o", "PID,P", NULL), "PID,PPID\nPID,USER\n",
+	is_str(complete(&run_spec, 2, "run", "-o", "PID,P", NULL), "PID,PPID\nPID,USER\n",
 	       "a list's next item: the items before it in front, a chosen one not again"
 	       " (the shell keeps those that match)");
-	is_str(complete_run(2, "run", "-o", "+ppid,", NULL), "+ppid,PID\n+ppid,USER\n",
+	is_str(complete(&run_spec, 2, "run", "-o", "+ppid,", NULL), "+ppid,PID\n+ppid,USER\n",
 	       "-o's +LIST: the + kept, an item in any case");
-	is_str(complete_run(3, "run", "--more", "-o", "", NULL), "PID\nPPID\nUSER\nEXTRA\n",
+	is_str(complete(&run_spec, 3, "run", "--more", "-o", "", NULL), "PID\nPPID\nUSER\nEXTRA\n",
 	       "the words may depend on the flags before");
-	is_str(complete_run(3, "run", "-o", "=", "PID,U", NULL), "PID,PPID\nPID,USER\n",
+	is_str(complete(&run_spec, 3, "run", "-o", "=", "PID,U", NULL), "PID,PPID\nPID,USER\n",
 	       "--output=PID,U split by bash");
-	ok(strstr(complete_run(2, "run", "-c", "0,", NULL), "0,") != NULL &&
-	   !strstr(complete_run(2, "run", "-c", "0,", NULL), "online"),
+	ok(strstr(complete(&run_spec, 2, "run", "-c", "0,", NULL), "0,") != NULL &&
+	   !strstr(complete(&run_spec, 2, "run", "-c", "0,", NULL), "online"),
 	   "a CPU list's next item is a CPU, not a word");
-	is_str(complete_run(1, "run", "", NULL), "@program\n", "a program to run");
-	is_str(complete_run(2, "run", "ls", "", NULL), "@file\n", "then its arguments");
-	is_str(complete_run(2, "run", "ls", "-", NULL), "@file\n",
+	is_str(complete(&run_spec, 1, "run", "", NULL), "@program\n", "a program to run");
+	is_str(complete(&run_spec, 2, "run", "ls", "", NULL), "@file\n", "then its arguments");
+	is_str(complete(&run_spec, 2, "run", "ls", "-", NULL), "@file\n",
 	       "its options are its own, not ours");
-	is_str(complete_run(3, "run", "-o", "PID", "", NULL), "@program\n",
+	is_str(complete(&run_spec, 3, "run", "-o", "PID", "", NULL), "@program\n",
 	       "an option's value is no positional word");
-	is_str(complete_run(2, "run", "--", "", NULL), "@program\n", "-- before the program");
+	is_str(complete(&run_spec, 2, "run", "--", "", NULL), "@program\n", "-- before the program");
 }
 
 /* ---- verbs as rows ---- */
