@@ -49,7 +49,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define LEDGER_MAX_VALUES	32
+/* the osnoise settings, and timerlat's cpuidle states of many CPUs */
+#define LEDGER_MAX_VALUES	512
 /* room for a CPU list of a big machine */
 #define LEDGER_VALUE_MAX	4096
 

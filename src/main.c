@@ -32,6 +32,8 @@ const struct rtla_command rtla_commands[] = {
 	  &osnoise_cli, CMD_LIVE_ONLY },
 	{ "hwnoise", cmd_hwnoise, "per-CPU hardware-related noise, interrupts disabled (top, hist)",
 	  &hwnoise_cli, CMD_LIVE_ONLY },
+	{ "timerlat", cmd_timerlat, "per-CPU timer wake-up latency (timerlat top, timerlat hist)",
+	  &timerlat_cli, CMD_LIVE_ONLY },
 	{ "dhry", cmd_dhry, "Dhrystone 2.1 on every chosen CPU: DMIPS, DMIPS/MHz, slow cores",
 	  &dhry_cli, CMD_LIVE_ONLY },
 	{ "capdump", cmd_capdump, "capability sets of processes and files, as u64 values",
@@ -380,7 +382,7 @@ int main(int argc, char **argv)
 	if (argc < 0)
 		return EXIT_ERROR;
 
-	/* installed as "osnoise" or "hwnoise": behave as that command */
+	/* installed as "osnoise", "hwnoise" or "timerlat": behave as that command */
 	c = rtla_command_find(self);
 	if (c && c->fn != cmd_help)
 		return run_command(c, argc, argv);

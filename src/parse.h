@@ -12,7 +12,7 @@
 #include <sched.h>
 #include <stdint.h>
 
-#define PARSE_ERR_MAX 160
+#define PARSE_ERR_MAX 256
 
 /* "N", "N-M" and comma-separated lists of them; every CPU < nr_cpus. */
 int parse_cpu_list(const char *s, int nr_cpus, cpu_set_t *set, char *err);

@@ -30,7 +30,8 @@ int actions_add_trace(struct action_list *list, const char *file)
 {
 	struct action *a = action_append(list, ACTION_TRACE);
 
-	if (!a || !(a->file = strdup(file ? file : ACTION_DEFAULT_TRACE_FILE)))
+	if (!a || !(a->file = strdup(file ? file : list->default_file ? list->default_file :
+					    ACTION_DEFAULT_TRACE_FILE)))
 		return -ENOMEM;
 	list->has_trace = true;
 	return 0;

@@ -65,6 +65,13 @@ void noise_run_add_samples(struct noise_run *run, int cpu, uint64_t us, uint64_t
 		run->tool->add_samples(run, cpu, us, count, sum_ns);
 }
 
+void noise_run_add_latency(struct noise_run *run, int cpu, enum timerlat_context context,
+			   uint64_t ns)
+{
+	if (cpu >= 0 && cpu < run->params->nr_cpus && context < TL_CONTEXTS && run->tool->add_latency)
+		run->tool->add_latency(run, cpu, context, ns);
+}
+
 /*
  * Signal handlers cannot take arguments: the one run of this process, or
  * NULL once the teardown started (it must finish, whatever arrives).
@@ -130,8 +137,12 @@ static void install_signals(struct noise_run *run)
 		sigaction(sig, &sa, NULL);
 }
 
-static const struct noise_backend *choose_backend(struct noise_params *p)
+static const struct noise_backend *choose_backend(const struct noise_tool *tool,
+						 struct noise_params *p)
 {
+	/* timerlat has the tracer alone (it takes no --backend); its setup says what is missing */
+	if (tool->tracer == TRACER_TIMERLAT)
+		return &noise_tracer_backend;
 	switch (p->backend) {
 	case BACKEND_TRACER:
 		return &noise_tracer_backend;
@@ -153,13 +164,15 @@ static const struct noise_backend *choose_backend(struct noise_params *p)
 }
 
 /* Options that only mean something to the kernel tracer. */
-static int check_backend_options(const struct noise_params *p, const struct noise_backend *b)
+static int check_backend_options(const struct noise_tool *tool, const struct noise_params *p,
+				 const struct noise_backend *b)
 {
 	const char *opt = NULL;
 
 	if (b == &noise_tracer_backend) {
 		if (geteuid()) {
-			err_msg("osnoise needs root permission");
+			err_msg("%s needs root permission",
+				tool->tracer == TRACER_TIMERLAT ? "timerlat" : "osnoise");
 			return -EPERM;
 		}
 		return 0;
@@ -361,8 +374,8 @@ static void finish_periods(struct noise_run *run, const struct timespec *t0)
 	double period_s = p->period_us / 1e6, limit = p->duration_s + (period_s < 1 ? period_s : 1);
 	unsigned due = period_s > 0 ? (unsigned)(p->duration_s / period_s) : 0;
 
-	/* hist shows samples, not periods: its -d is a time, as upstream's */
-	if (!p->duration_s || !run->periods || run->want_samples)
+	/* hist shows samples, not periods: its -d is a time, as upstream's; timerlat's too */
+	if (!p->duration_s || !run->periods || run->want_samples || !run->tool->add_period)
 		return;
 	while (!run->stop_requested && seconds_since(t0) < limit) {
 		bool missing = false;
@@ -447,8 +460,8 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	double elapsed;
 	int ret, status = EXIT_ERROR;
 
-	run.backend = choose_backend(p);
-	if (check_backend_options(p, run.backend))
+	run.backend = choose_backend(tool, p);
+	if (check_backend_options(tool, p, run.backend))
 		return EXIT_ERROR;
 	/* a record that cannot be written must not cost a whole run to find out */
 	if (out_record_open(&rec, p->json_stdout, p->json_file))
@@ -495,7 +508,9 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	actions_report(&p->end_actions, &run.end_actions, "--on-end");
 	run.end_actions_ran = true;
 	if (run.stop_hit)
-		printf("osnoise hit stop tracing\n");
+		printf("%s hit stop tracing\n", tool->tracer == TRACER_TIMERLAT ? "timerlat" : "osnoise");
+	if (run.stop_hit && tool->print_analysis && !p->json_stdout)
+		tool->print_analysis(stdout, &run);
 	status = run.stop_hit ? EXIT_STOPPED : EXIT_PASSED;
 	elapsed = seconds_since(&t0);
 	/* a signal (or a reader gone) before -d: a gate must not read it as a pass */

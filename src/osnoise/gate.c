@@ -20,37 +20,76 @@
 #include "osnoise/top.h"
 #include "util.h"
 
+/* the noise tools, which measure noise: top's totals on every one, hist's samples on two */
+#define NOISE_TOOLS	(GATE_OSNOISE_TOP | GATE_OSNOISE_HIST | GATE_HWNOISE_TOP | GATE_HWNOISE_HIST)
+#define NOISE_HISTS	(GATE_OSNOISE_HIST | GATE_HWNOISE_HIST)
+#define IRQS_ON		(GATE_OSNOISE_TOP | GATE_OSNOISE_HIST)	/* hwnoise runs with IRQs off */
+#define TIMERLAT	(GATE_TIMERLAT_TOP | GATE_TIMERLAT_HIST)
+
+/* a timerlat metric of each context: irq, thread and user, in that order */
+#define TL_CONTEXTS(id, fmt, unit, tools, help) \
+	[id] = { fmt("irq"), unit, tools, help " in the timer's IRQ." }, \
+	[id + 1] = { fmt("thread"), unit, tools, help " when the thread ran." }, \
+	[id + 2] = { fmt("user"), unit, tools, help " back in user space (-u, -U)." }
+#define TL_MAX(c)	c "_max_us"
+#define TL_AVG(c)	c "_avg_us"
+#define TL_MIN(c)	c "_min_us"
+#define TL_COUNT(c)	c "_sample_count"
+#define TL_P50(c)	"p50_" c "_us"
+#define TL_P90(c)	"p90_" c "_us"
+#define TL_P99(c)	"p99_" c "_us"
+#define TL_P999(c)	"p999_" c "_us"
+#define TL_P9999(c)	"p9999_" c "_us"
+
 const struct gate_metric_info gate_metrics[GATE_NR_METRICS] = {
-	[GATE_MAX_SINGLE] = { "max_single_us", GATE_UNIT_US, false, false,
+	[GATE_MAX_SINGLE] = { "max_single_us", GATE_UNIT_US, NOISE_TOOLS,
 			      "Longest single noise seen on the CPU, in microseconds." },
-	[GATE_MAX_NOISE] = { "max_noise_us", GATE_UNIT_US, false, false,
+	[GATE_MAX_NOISE] = { "max_noise_us", GATE_UNIT_US, NOISE_TOOLS,
 			     "Noise of the noisiest period of the CPU, in microseconds." },
-	[GATE_NOISE] = { "noise_us", GATE_UNIT_US, false, false,
+	[GATE_NOISE] = { "noise_us", GATE_UNIT_US, NOISE_TOOLS,
 			 "All noise of the run on the CPU, in microseconds." },
-	[GATE_AVAIL] = { "cpu_available_pct", GATE_UNIT_PCT, false, false,
+	[GATE_AVAIL] = { "cpu_available_pct", GATE_UNIT_PCT, NOISE_TOOLS,
 			 "Share of the runtime the measuring thread had the CPU, in percent." },
-	[GATE_P50] = { "p50_us", GATE_UNIT_US, true, false,
+	[GATE_P50] = { "p50_us", GATE_UNIT_US, NOISE_HISTS,
 		       "Median single noise (nearest rank, 1 us resolution)." },
-	[GATE_P90] = { "p90_us", GATE_UNIT_US, true, false,
+	[GATE_P90] = { "p90_us", GATE_UNIT_US, NOISE_HISTS,
 		       "90th percentile of single noises (nearest rank, 1 us resolution)." },
-	[GATE_P99] = { "p99_us", GATE_UNIT_US, true, false,
+	[GATE_P99] = { "p99_us", GATE_UNIT_US, NOISE_HISTS,
 		       "99th percentile of single noises (nearest rank, 1 us resolution)." },
-	[GATE_P999] = { "p999_us", GATE_UNIT_US, true, false,
+	[GATE_P999] = { "p999_us", GATE_UNIT_US, NOISE_HISTS,
 			"99.9th percentile of single noises (nearest rank, 1 us resolution)." },
-	[GATE_P9999] = { "p9999_us", GATE_UNIT_US, true, false,
+	[GATE_P9999] = { "p9999_us", GATE_UNIT_US, NOISE_HISTS,
 			 "99.99th percentile of single noises (nearest rank, 1 us resolution)." },
-	[GATE_SAMPLES] = { "sample_count", GATE_UNIT_COUNT, true, false,
+	[GATE_SAMPLES] = { "sample_count", GATE_UNIT_COUNT, NOISE_HISTS,
 			   "Single noises at or above the threshold." },
-	[GATE_HW] = { "hw_count", GATE_UNIT_COUNT, false, false,
+	[GATE_HW] = { "hw_count", GATE_UNIT_COUNT, NOISE_TOOLS,
 		      "Noises no operating system activity explains (hardware)." },
-	[GATE_NMI] = { "nmi_count", GATE_UNIT_COUNT, false, false,
+	[GATE_NMI] = { "nmi_count", GATE_UNIT_COUNT, NOISE_TOOLS,
 		       "Non-maskable interrupts that interfered." },
-	[GATE_IRQ] = { "irq_count", GATE_UNIT_COUNT, false, true,
+	[GATE_IRQ] = { "irq_count", GATE_UNIT_COUNT, IRQS_ON,
 		       "Interrupts that interfered." },
-	[GATE_SOFTIRQ] = { "softirq_count", GATE_UNIT_COUNT, false, true,
+	[GATE_SOFTIRQ] = { "softirq_count", GATE_UNIT_COUNT, IRQS_ON,
 			   "Softirqs that interfered." },
-	[GATE_THREAD] = { "thread_count", GATE_UNIT_COUNT, false, true,
+	[GATE_THREAD] = { "thread_count", GATE_UNIT_COUNT, IRQS_ON,
 			  "Threads that interfered." },
+	TL_CONTEXTS(GATE_TL_MAX, TL_MAX, GATE_UNIT_US, TIMERLAT,
+		    "Longest timer latency, in microseconds,"),
+	TL_CONTEXTS(GATE_TL_AVG, TL_AVG, GATE_UNIT_US, TIMERLAT,
+		    "Average timer latency, in microseconds,"),
+	TL_CONTEXTS(GATE_TL_MIN, TL_MIN, GATE_UNIT_US, TIMERLAT,
+		    "Shortest timer latency, in microseconds,"),
+	TL_CONTEXTS(GATE_TL_COUNT, TL_COUNT, GATE_UNIT_COUNT, TIMERLAT,
+		    "Timer latencies measured"),
+	TL_CONTEXTS(GATE_TL_P50, TL_P50, GATE_UNIT_US, GATE_TIMERLAT_HIST,
+		    "Median timer latency (nearest rank, 1 us resolution)"),
+	TL_CONTEXTS(GATE_TL_P50 + 3, TL_P90, GATE_UNIT_US, GATE_TIMERLAT_HIST,
+		    "90th percentile of timer latencies (nearest rank, 1 us resolution)"),
+	TL_CONTEXTS(GATE_TL_P50 + 6, TL_P99, GATE_UNIT_US, GATE_TIMERLAT_HIST,
+		    "99th percentile of timer latencies (nearest rank, 1 us resolution)"),
+	TL_CONTEXTS(GATE_TL_P50 + 9, TL_P999, GATE_UNIT_US, GATE_TIMERLAT_HIST,
+		    "99.9th percentile of timer latencies (nearest rank, 1 us resolution)"),
+	TL_CONTEXTS(GATE_TL_P50 + 12, TL_P9999, GATE_UNIT_US, GATE_TIMERLAT_HIST,
+		    "99.99th percentile of timer latencies (nearest rank, 1 us resolution)"),
 };
 
 static const char *const op_names[] = {
@@ -180,7 +219,8 @@ int gate_parse(struct gate_criteria *c, const char *expr, char *err)
 	}
 	if (!info)
 		return fail(err, "'%s': unknown metric '%.*s' (max_single_us, max_noise_us, noise_us, "
-			    "cpu_available_pct, p50_us..p9999_us, *_count)", expr, (int)n, name);
+			    "cpu_available_pct, p50_us..p9999_us, *_count; timerlat: irq_max_us, "
+			    "thread_avg_us, user_min_us, p99_irq_us, ...)", expr, (int)n, name);
 	p = skip_space(p + n);
 	if (read_op(&p, &cr.op))
 		return fail(err, "'%s': expected an operator (>, >=, <, <=, ==, !=) after %s",
@@ -221,24 +261,33 @@ void gate_criteria_free(struct gate_criteria *c)
 	c->len = 0;
 }
 
-bool gate_metric_measured(const struct gate_metric_info *m, bool hist, bool os_columns)
+bool gate_metric_measured(const struct gate_metric_info *m, unsigned tool)
 {
-	return (hist || !m->hist_only) && (os_columns || !m->os_only);
+	return m->tools & tool;
 }
 
-int gate_check_tool(const struct gate_criteria *c, bool hist, bool os_columns, char *err)
+int gate_check_tool(const struct gate_criteria *c, unsigned tool, char *err)
 {
 	for (int i = 0; i < c->len; i++) {
 		const struct gate_metric_info *m = &gate_metrics[c->items[i].metric];
 
-		if (gate_metric_measured(m, hist, os_columns))
+		if (gate_metric_measured(m, tool))
 			continue;
-		if (m->hist_only && !hist)
+		if (m->tools == NOISE_HISTS)
 			return fail(err, "'%s': %s needs every single noise: use osnoise hist or "
 				    "hwnoise hist", c->items[i].text, m->name);
-		if (m->os_only && !os_columns)
+		if (m->tools == IRQS_ON && (tool & NOISE_TOOLS))
 			return fail(err, "'%s': hwnoise runs with interrupts off and counts no %s",
 				    c->items[i].text, m->name);
+		if (m->tools == GATE_TIMERLAT_HIST && (tool & TIMERLAT))
+			return fail(err, "'%s': %s needs every latency: use timerlat hist",
+				    c->items[i].text, m->name);
+		if (m->tools & TIMERLAT)
+			return fail(err, "'%s': %s is a timer latency: use timerlat top or timerlat "
+				    "hist", c->items[i].text, m->name);
+		return fail(err, "'%s': timerlat measures timer latencies, no %s (irq_max_us, "
+			    "thread_max_us, user_max_us, *_avg_us, *_min_us, *_sample_count, "
+			    "p99_irq_us ...)", c->items[i].text, m->name);
 	}
 	return 0;
 }
@@ -296,6 +345,10 @@ void gate_figures(const struct noise_run *run, int cpu, struct gate_figures *f)
 	const struct noise_cpu *totals = run->cpu ? run->cpu : run->totals;
 
 	memset(f, 0, sizeof(*f));
+	if (run->tool->gate_figures) {
+		run->tool->gate_figures(run, cpu, f);
+		return;
+	}
 	if (totals)
 		figures_of_totals(&totals[cpu], run->tool->os_columns, f);
 	if (run->hist)

@@ -29,7 +29,23 @@ enum gate_metric {
 	GATE_SAMPLES,		/* sample_count: hist only */
 	GATE_HW, GATE_NMI,	/* hw_count, nmi_count */
 	GATE_IRQ, GATE_SOFTIRQ, GATE_THREAD,	/* not hwnoise: IRQs are off there */
-	GATE_NR_METRICS
+	/* timerlat: per context (irq, thread, user), the first of three in that order */
+	GATE_TL_MAX = GATE_THREAD + 1,	/* irq_max_us, thread_max_us, user_max_us */
+	GATE_TL_AVG = GATE_TL_MAX + 3,	/* *_avg_us */
+	GATE_TL_MIN = GATE_TL_AVG + 3,	/* *_min_us */
+	GATE_TL_COUNT = GATE_TL_MIN + 3,	/* *_sample_count */
+	GATE_TL_P50 = GATE_TL_COUNT + 3,	/* p50_irq_us ..., then p90, p99, p999, p9999: hist */
+	GATE_NR_METRICS = GATE_TL_P50 + 15
+};
+
+/* The tools, as bits: which measure a metric (gate_metric_info.tools). */
+enum gate_tool {
+	GATE_OSNOISE_TOP = 1 << 0,
+	GATE_OSNOISE_HIST = 1 << 1,
+	GATE_HWNOISE_TOP = 1 << 2,
+	GATE_HWNOISE_HIST = 1 << 3,
+	GATE_TIMERLAT_TOP = 1 << 4,
+	GATE_TIMERLAT_HIST = 1 << 5,
 };
 
 enum gate_unit {
@@ -43,8 +59,7 @@ enum gate_op { GATE_GT, GATE_GE, GATE_LT, GATE_LE, GATE_EQ, GATE_NE };
 struct gate_metric_info {
 	const char *name;	/* as in EXPR, the JSON record and Prometheus */
 	enum gate_unit unit;
-	bool hist_only;		/* needs every sample: osnoise hist, hwnoise hist */
-	bool os_only;		/* counted only with IRQs on: not hwnoise */
+	unsigned tools;		/* the tools that measure it (enum gate_tool) */
 	const char *help;	/* the Prometheus HELP line */
 };
 
@@ -65,10 +80,10 @@ struct gate_criteria {
 /* Parse and append one EXPR; -EINVAL with a reason in err. */
 int gate_parse(struct gate_criteria *c, const char *expr, char *err);
 void gate_criteria_free(struct gate_criteria *c);
-/* Does a tool measure M: every sample kept (hist), the IRQ columns (not hwnoise)? */
-bool gate_metric_measured(const struct gate_metric_info *m, bool hist, bool os_columns);
+/* Does TOOL (enum gate_tool) measure M? */
+bool gate_metric_measured(const struct gate_metric_info *m, unsigned tool);
 /* 0, or -EINVAL when a criterion asks for what TOOL does not measure. */
-int gate_check_tool(const struct gate_criteria *c, bool hist, bool os_columns, char *err);
+int gate_check_tool(const struct gate_criteria *c, unsigned tool, char *err);
 const char *gate_op_str(enum gate_op op);
 bool gate_holds(enum gate_op op, double value, double limit);
 

@@ -497,6 +497,7 @@ const struct noise_tool osnoise_hist_tool = {
 	.name = "osnoise hist",
 	.title = "RTLA osnoise histogram",
 	.cli = &osnoise_hist_cli,
+	.gate_tool = GATE_OSNOISE_HIST,
 	.os_columns = true,
 	.period_us = NOISE_PERIOD_US,
 	NOISE_HIST_SINK_AND_PRINTERS,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "knobs.h"
 #include "msg.h"
@@ -48,7 +49,8 @@ int osnoise_state_lock(struct osnoise_state *st)
 	return 0;
 }
 
-int osnoise_state_save(struct osnoise_state *st)
+int osnoise_state_save(struct osnoise_state *st, char *const *extra, int nr_extra,
+		       int *extra_ids)
 {
 	char path[PATH_MAX], options[1024], restore[80];
 	int ret = 0, id;
@@ -56,6 +58,9 @@ int osnoise_state_save(struct osnoise_state *st)
 	for (int i = 0; !ret && i < KNOB_NR; i++) {
 		if ((ret = trace_path(knob_paths[i], path, sizeof(path))))
 			break;
+		st->knob[i] = -1;
+		if (i >= KNOB_FIRST_OPTIONAL && access(path, F_OK))
+			continue;
 		id = ledger_borrow(&st->ledger, path);
 		if (id < 0) {
 			err_msg("cannot read %s: %s", knob_paths[i], strerror(-id));
@@ -77,6 +82,13 @@ int osnoise_state_save(struct osnoise_state *st)
 			ret = id;
 		st->opt[i] = id;
 	}
+	for (int i = 0; !ret && i < nr_extra; i++) {
+		extra_ids[i] = ledger_borrow(&st->ledger, extra[i]);
+		if (extra_ids[i] < 0) {
+			err_msg("cannot read %s: %s", extra[i], strerror(-extra_ids[i]));
+			ret = extra_ids[i];
+		}
+	}
 	if (!ret)
 		ret = ledger_seal(&st->ledger, RTLA_OWNED_DIR);
 	return ret;	/* on failure too, osnoise_state_release() ends the ledger */
@@ -84,6 +96,8 @@ int osnoise_state_save(struct osnoise_state *st)
 
 int osnoise_knob_write_str(struct osnoise_state *st, enum osnoise_knob_id id, const char *val)
 {
+	if (st->knob[id] < 0)
+		return -ENOTSUP;
 	return ledger_write(&st->ledger, st->knob[id], val);
 }
 

@@ -16,14 +16,20 @@
 
 #define OSNOISE_STATE_FILE	rtla_run_path("osnoise.state")
 
-/* name, file under tracefs */
+/*
+ * name, file under tracefs; the timerlat tracer's (its period, and
+ * print_stack that needs CONFIG_STACKTRACE) are borrowed where they exist
+ */
 #define OSNOISE_KNOBS \
 	KNOB(CPUS,	 "osnoise/cpus") \
 	KNOB(RUNTIME,	 "osnoise/runtime_us") \
 	KNOB(PERIOD,	 "osnoise/period_us") \
 	KNOB(STOP,	 "osnoise/stop_tracing_us") \
 	KNOB(STOP_TOTAL, "osnoise/stop_tracing_total_us") \
-	KNOB(THRESH,	 "tracing_thresh")
+	KNOB(THRESH,	 "tracing_thresh") \
+	KNOB(TIMERLAT_PERIOD, "osnoise/timerlat_period_us") \
+	KNOB(PRINT_STACK, "osnoise/print_stack")
+#define KNOB_FIRST_OPTIONAL	KNOB_TIMERLAT_PERIOD
 
 /* flags of osnoise/options (Linux >= 6.2) */
 #define OSNOISE_OPTIONS \
@@ -42,17 +48,23 @@ enum osnoise_option_id { OSNOISE_OPTIONS OPT_NR };
 struct osnoise_state {
 	struct ledger ledger;
 	bool held;		/* from osnoise_state_lock() to the release */
-	int knob[KNOB_NR];	/* ledger ids */
+	int knob[KNOB_NR];	/* ledger ids; -1: an optional one the kernel lacks */
 	int opt[OPT_NR];	/* ledger ids; -1: the kernel lacks the option */
 };
 
 /* Take the lock (refusing a concurrent run) and give back what a killed run left. */
 int osnoise_state_lock(struct osnoise_state *st);
-/* Borrow every setting and start the guardian: from here on writes can be undone. */
-int osnoise_state_save(struct osnoise_state *st);
+/*
+ * Borrow every setting, and the NR_EXTRA host files EXTRA (their ledger
+ * ids to EXTRA_IDS: timerlat's cpuidle states), and start the guardian:
+ * from here on writes can be undone.
+ */
+int osnoise_state_save(struct osnoise_state *st, char *const *extra, int nr_extra,
+		       int *extra_ids);
 /* Give everything back, stand the guardian down, let go of the lock. */
 void osnoise_state_release(struct osnoise_state *st);
 
+/* -ENOTSUP for an optional knob the kernel lacks */
 int osnoise_knob_write(struct osnoise_state *st, enum osnoise_knob_id id, long long val);
 int osnoise_knob_write_str(struct osnoise_state *st, enum osnoise_knob_id id, const char *val);
 /* runtime and period in the order the kernel's bounds allow */

@@ -27,6 +27,8 @@
 #include "osnoise.h"
 #include "output.h"
 #include "parse.h"
+#include "util.h"
+#include "options.h"
 
 #define PERIOD_MAX_US	10000000LL	/* upstream: "Period longer than 10 s" */
 #define RUNTIME_MIN_US	100LL		/* upstream: "Runtime shorter than 100 us" */
@@ -34,14 +36,9 @@
 #define ENTRIES_MIN	10LL		/* upstream accepts 10 (its text says > 10) */
 #define ENTRIES_MAX	9999999LL
 
-enum {
-	OPT_TRIGGER = CLI_LONG, OPT_FILTER, OPT_WARMUP, OPT_BUFFER, OPT_ON_THRESHOLD, OPT_ON_END,
-	OPT_BACKEND, OPT_UNATTRIBUTED, OPT_NO_HEADER, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS,
-	OPT_FAIL_IF, OPT_JUNIT, OPT_PROMETHEUS,
-};
 
 /* -e: the kernel's trace events, where tracefs is mounted already (none is mounted for this) */
-static void event_names(FILE *out, const struct cli_completion *c)
+void noise_event_names(FILE *out, const struct cli_completion *c)
 {
 	const char *dir = NULL;
 	char path[PATH_MAX], line[512];
@@ -57,24 +54,38 @@ static void event_names(FILE *out, const struct cli_completion *c)
 		fclose(f);
 }
 
+/* Every tool row of the family, for the completion of --fail-if. */
+static const struct noise_tool *const noise_tools[] = {
+	&osnoise_top_tool, &osnoise_hist_tool, &hwnoise_tool, &hwnoise_hist_tool,
+	&timerlat_top_tool, &timerlat_hist_tool,
+};
+
 /*
  * --fail-if: the metrics the tool has (gate_check_tool), each with the
  * operator of a limit ("max_single_us>", "cpu_available_pct<"): the user
- * goes on with the value
+ * goes on with the value. The spec is the tool's, or its command's
+ * ("osnoise", "timerlat": the default verb, top).
  */
-static void metric_names(FILE *out, const struct cli_completion *c)
+void noise_metric_names(FILE *out, const struct cli_completion *c)
 {
-	/* the spec of "osnoise", "osnoise top", "hwnoise hist", ...: which tool completes */
-	bool hist = strstr(c->spec->command, "hist");
-	bool os_columns = strncmp(c->spec->command, "hwnoise", 7);
+	const char *cmd = c->spec->command;
+	unsigned tool = 0;
 
+	for (size_t i = 0; i < ARRAY_SIZE(noise_tools); i++) {
+		const char *name = noise_tools[i]->name;
+		size_t n = strlen(cmd);
+
+		if (noise_tools[i]->cli == c->spec || !strcmp(name, cmd) ||
+		    (!strncmp(name, cmd, n) && !strcmp(name + n, " top")))
+			tool = noise_tools[i]->gate_tool;
+	}
 	for (int m = 0; m < GATE_NR_METRICS; m++)
-		if (gate_metric_measured(&gate_metrics[m], hist, os_columns))
+		if (gate_metric_measured(&gate_metrics[m], tool))
 			fprintf(out, "%s%c\n", gate_metrics[m].name,
 				gate_metrics[m].unit == GATE_UNIT_PCT ? '<' : '>');
 }
 
-/* Upstream's rows from -a to --trigger (7.1 help lines, in its order). */
+/* osnoise's own rows from -a to -T (7.1 help lines, in its order) */
 #define NOISE_OPTS_MEASURE \
 	CLI_VALUE('a', "auto", "us", \
 		  "set automatic trace mode, stopping the session if argument in us sample is hit"), \
@@ -84,46 +95,9 @@ static void metric_names(FILE *out, const struct cli_completion *c)
 		  "stop trace if a single sample is higher than the argument in us"), \
 	CLI_VALUE('S', "stop-total", "us", \
 		  "stop trace if the total sample is higher than the argument in us"), \
-	CLI_VALUE('T', "threshold", "us", "the minimum delta to be considered a noise"), \
-	CLI_VALUE('c', "cpus", "cpu-list", "list of cpus to run osnoise threads", \
-		  .flags = CLI_LIST, .complete = CLI_COMP_CPUS), \
-	CLI_VALUE('H', "house-keeping", "cpus", "run rtla control threads only on the given cpus", \
-		  .flags = CLI_LIST, .complete = CLI_COMP_CPUS), \
-	CLI_OPTIONAL('C', "cgroup", "[cgroup_name]", \
-		     "set cgroup, if no cgroup_name is passed, the rtla's cgroup will be inherited"), \
-	CLI_VALUE('d', "duration", "time[s|m|h|d]", "duration of the session"), \
-	CLI_FLAG('D', "debug", "print debug info"), \
-	CLI_OPTIONAL('t', "trace", "[file]", "save the stopped trace to [file|osnoise_trace.txt]", \
-		     .flags = CLI_FILE | CLI_NOT_STDOUT, .complete = CLI_COMP_FILE), \
-	CLI_VALUE('e', "event", "<sys:event>", \
-		  "enable the <sys:event> in the trace instance, multiple -e are allowed", \
-		  .complete = CLI_COMP_CALL, .candidates = event_names), \
-	CLI_VALUE(OPT_FILTER, "filter", "<filter>", \
-		  "enable a trace event filter to the previous -e event"), \
-	CLI_VALUE(OPT_TRIGGER, "trigger", "<trigger>", \
-		  "enable a trace event trigger to the previous -e event")
+	CLI_VALUE('T', "threshold", "us", "the minimum delta to be considered a noise")
 
-/* Upstream's rows from -P to --on-end. */
-#define NOISE_OPTS_TUNING \
-	CLI_VALUE('P', "priority", "o:prio|r:prio|f:prio|d:runtime:period", \
-		  "set scheduling parameters\n" \
-		  "\t\to:prio - use SCHED_OTHER with prio (the nice value, -20..19)\n" \
-		  "\t\tr:prio - use SCHED_RR with prio\n" \
-		  "\t\tf:prio - use SCHED_FIFO with prio\n" \
-		  "\t\td:runtime[us|ms|s]:period[us|ms|s] - use SCHED_DEADLINE with runtime and period\n" \
-		  "\t\t\t\t\t\t       (in nanoseconds when no unit is given)", \
-		  .complete = CLI_COMP_WORDS, .words = "o: r: f: d:"), \
-	CLI_VALUE(OPT_WARMUP, "warm-up", "s", \
-		  "let the workload run for s seconds before collecting data"), \
-	CLI_VALUE(OPT_BUFFER, "trace-buffer-size", "kB", "set the per-cpu trace buffer size in kB"), \
-	CLI_VALUE(OPT_ON_THRESHOLD, "on-threshold", "<action>", \
-		  "define action to be executed when a stop threshold (-s or -S) is hit, " \
-		  "multiple are allowed", .complete = CLI_COMP_WORDS, .words = ACTION_WORDS), \
-	CLI_VALUE(OPT_ON_END, "on-end", "<action>", \
-		  "define action to be executed at measurement end, multiple are allowed", \
-		  .complete = CLI_COMP_WORDS, .words = ACTION_WORDS)
-
-/* Ours, after upstream's. */
+/* Ours: the backends, then the gate and the record. */
 #define NOISE_OPTS_OURS \
 	CLI_VALUE(OPT_BACKEND, "backend", "auto|tracer|sampler", \
 		  "measure with the kernel osnoise tracer or the user-space\n" \
@@ -132,27 +106,17 @@ static void metric_names(FILE *out, const struct cli_completion *c)
 	CLI_FLAG(OPT_UNATTRIBUTED, "unattributed", \
 		 "let the sampler measure without trace events (no root): every gap then\n" \
 		 "\t\tcounts as HW noise, and the record says so"), \
-	OUT_RECORD_OPTIONS, \
-	CLI_VALUE(OPT_FAIL_IF, "fail-if", "EXPR", \
-		  "fail the run (exit 2) on every CPU where EXPR holds, checked at the end:\n" \
-		  "\t\tMETRIC OP VALUE, e.g. max_single_us>20, cpu_available_pct<99.99,\n" \
-		  "\t\tp99_us>5 (hist), hw_count>0; multiple are allowed", \
-		  .complete = CLI_COMP_CALL, .candidates = metric_names), \
-	CLI_VALUE(OPT_JUNIT, "junit", "FILE", \
-		  "write the gate as JUnit XML to FILE: a testcase per cpu and criterion", \
-		  .flags = CLI_FILE | CLI_NOT_STDOUT, .complete = CLI_COMP_FILE), \
-	CLI_VALUE(OPT_PROMETHEUS, "prometheus", "FILE", \
-		  "write the per-cpu figures as Prometheus text to FILE (node_exporter's\n" \
-		  "\t\ttextfile collector), replaced whole", \
-		  .flags = CLI_FILE | CLI_NOT_STDOUT, .complete = CLI_COMP_FILE), \
-	CLI_OPT_VERSION("print the version")
+	NOISE_OPTS_GATE("max_single_us>20, cpu_available_pct<99.99,\n" \
+			"\t\tp99_us>5 (hist), hw_count>0")
 
 /* osnoise top and hwnoise */
 const struct cli_option noise_options[] = {
 	CLI_OPT_HELP("print this menu"),
 	NOISE_OPTS_MEASURE,
+	NOISE_OPTS_PLACE("list of cpus to run osnoise threads", "osnoise"),
 	CLI_FLAG('q', "quiet", "print only a summary at the end"),
-	NOISE_OPTS_TUNING,
+	NOISE_OPT_PRIORITY,
+	NOISE_OPTS_TUNING("-s or -S"),
 	NOISE_OPTS_OURS,
 	CLI_OPT_END
 };
@@ -161,13 +125,10 @@ const struct cli_option noise_options[] = {
 const struct cli_option noise_hist_options[] = {
 	CLI_OPT_HELP("print this menu"),
 	NOISE_OPTS_MEASURE,
-	CLI_VALUE('b', "bucket-size", "N", "set the histogram bucket size (default 1)"),
-	CLI_VALUE('E', "entries", "N", "set the number of entries of the histogram (default 256)"),
-	CLI_FLAG(OPT_NO_HEADER, "no-header", "do not print header"),
-	CLI_FLAG(OPT_NO_SUMMARY, "no-summary", "do not print summary"),
-	CLI_FLAG(OPT_NO_INDEX, "no-index", "do not print index"),
-	CLI_FLAG(OPT_WITH_ZEROS, "with-zeros", "print zero only entries"),
-	NOISE_OPTS_TUNING,
+	NOISE_OPTS_PLACE("list of cpus to run osnoise threads", "osnoise"),
+	NOISE_OPTS_HIST,
+	NOISE_OPT_PRIORITY,
+	NOISE_OPTS_TUNING("-s or -S"),
 	NOISE_OPTS_OURS,
 	CLI_OPT_END
 };
@@ -229,7 +190,7 @@ static int parse_backend(const char *s, enum noise_backend_kind *kind, char *err
 
 /* Apply one option; returns 0, or -EINVAL with *what/err set. */
 static int apply_option(int c, const char *optarg, struct noise_params *p,
-			const char **trace_file, const char **what, char *err)
+			const char **what, char *err)
 {
 	struct noise_event *ev;
 	long long v;
@@ -240,8 +201,8 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 		if (parse_us(optarg, LLONG_MAX / 1000, &p->stop_us, err))
 			return -EINVAL;
 		p->threshold_us = 1;
-		if (!*trace_file)
-			*trace_file = ACTION_DEFAULT_TRACE_FILE;
+		if (!p->trace_file)
+			p->trace_file = p->threshold_actions.default_file;
 		return 0;
 	case 'c':
 		*what = "Invalid -c cpu list";
@@ -320,9 +281,9 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 		*what = "Invalid -T threshold";
 		return parse_us(optarg, LLONG_MAX / 1000, &p->threshold_us, err);
 	case 't':
-		*trace_file = optarg;
-		if (!*trace_file)
-			*trace_file = ACTION_DEFAULT_TRACE_FILE;
+		p->trace_file = optarg;
+		if (!p->trace_file)
+			p->trace_file = p->threshold_actions.default_file;
 		return 0;
 	case OPT_TRIGGER:
 	case OPT_FILTER:
@@ -416,6 +377,18 @@ static int check_params(const struct noise_tool *tool, struct noise_params *p,
 {
 	long long runtime = p->runtime_us, period = p->period_us;
 
+	if (gate_check_tool(&p->criteria, tool->gate_tool, err)) {
+		*what = "Invalid --fail-if";
+		return -EINVAL;
+	}
+	if (p->no_index && !p->with_zeros) {
+		*what = "no-index set and with-zeros not set - it does not make sense";
+		return -EINVAL;
+	}
+	if (p->end_actions.has_continue)
+		warn_msg("--on-end continue has no effect: the measurement has ended");
+	if (tool->check_params)
+		return tool->check_params(p, what, err);
 	if (!runtime)
 		runtime = tool->runtime_us ? tool->runtime_us : (period ? period : tool->period_us);
 	if (!period)
@@ -439,18 +412,8 @@ static int check_params(const struct noise_tool *tool, struct noise_params *p,
 		warn_msg("-T: %s", err);
 		err[0] = '\0';
 	}
-	if (gate_check_tool(&p->criteria, tool->add_sample != NULL, tool->os_columns, err)) {
-		*what = "Invalid --fail-if";
-		return -EINVAL;
-	}
-	if (p->no_index && !p->with_zeros) {
-		*what = "no-index set and with-zeros not set - it does not make sense";
-		return -EINVAL;
-	}
 	if (p->threshold_actions.has_continue && !p->stop_us && !p->stop_total_us)
 		warn_msg("--on-threshold continue has no effect without -s or -S");
-	if (p->end_actions.has_continue)
-		warn_msg("--on-end continue has no effect: the measurement has ended");
 	return 0;
 }
 
@@ -458,7 +421,7 @@ static int check_params(const struct noise_tool *tool, struct noise_params *p,
 int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,
 		     struct noise_params *p)
 {
-	const char *trace_file = NULL, *what = NULL;
+	const char *what = NULL;
 	char err[PARSE_ERR_MAX] = "";
 	struct cli_parser cp;
 	int id, ret = 0;
@@ -467,6 +430,10 @@ int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,
 	p->irq_disabled = tool->irq_disabled;
 	p->bucket_us = 1;
 	p->entries = 256;
+	p->dma_latency_us = -1;
+	p->deepest_idle = -2;
+	p->threshold_actions.default_file = p->end_actions.default_file =
+		tool->tracer == TRACER_TIMERLAT ? "timerlat_trace.txt" : ACTION_DEFAULT_TRACE_FILE;
 	p->nr_cpus = get_nprocs_conf();
 	if (p->nr_cpus > CPU_SETSIZE)
 		p->nr_cpus = CPU_SETSIZE;
@@ -475,7 +442,9 @@ int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,
 
 	cli_begin(&cp, tool->cli, argc, argv);
 	while ((id = cli_next(&cp)) > 0) {
-		ret = apply_option(id, cp.arg, p, &trace_file, &what, err);
+		ret = tool->parse_option ? tool->parse_option(id, cp.arg, p, &what, err) : 1;
+		if (ret == 1)
+			ret = apply_option(id, cp.arg, p, &what, err);
 		if (ret)
 			break;
 	}
@@ -490,8 +459,8 @@ int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,
 	}
 	if (!ret)
 		ret = check_params(tool, p, &what, err);
-	if (!ret && trace_file)
-		ret = actions_add_trace(&p->threshold_actions, trace_file);
+	if (!ret && p->trace_file)
+		ret = actions_add_trace(&p->threshold_actions, p->trace_file);
 	if (ret < 0) {
 		/* upstream's own words first ("Invalid -c cpu list"): scripts grep for them */
 		if (err[0])

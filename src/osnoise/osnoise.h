@@ -35,6 +35,35 @@
 #include "parse.h"
 #include "osnoise/gate.h"
 
+/* The kernel tracer a tool drives (and names in its messages). */
+enum noise_tracer {
+	TRACER_OSNOISE,
+	TRACER_TIMERLAT,
+};
+
+/* timerlat: where a latency was taken (the tracer's context field). */
+enum timerlat_context {
+	TL_IRQ,		/* the timer's hard IRQ */
+	TL_THREAD,	/* the woken thread, in the kernel */
+	TL_USER,	/* back in user space, at the next read of timerlat_fd */
+	TL_CONTEXTS,
+};
+
+/* timerlat: which threads wait for the timer. */
+enum timerlat_workload {
+	TL_WORKLOAD_AUTO,	/* rtla's user threads where the kernel has timerlat_fd */
+	TL_WORKLOAD_KERNEL,	/* -k: the kernel's timerlat/N threads */
+	TL_WORKLOAD_USER,	/* -u: rtla's timerlatu/N processes */
+	TL_WORKLOAD_USER_LOAD,	/* -U: someone else's, reading timerlat_fd */
+};
+
+/* timerlat's --stack-format: what the analysis does with an address no symbol names */
+enum timerlat_stack_format {
+	STACK_TRUNCATE,		/* stop the stack there (upstream's default) */
+	STACK_SKIP,		/* leave it out, go on */
+	STACK_FULL,		/* print it as an address */
+};
+
 enum noise_backend_kind {
 	BACKEND_AUTO,
 	BACKEND_TRACER,
@@ -70,6 +99,7 @@ struct action_list {
 	int len;
 	bool has_continue;
 	bool has_trace;
+	const char *default_file;	/* "trace" without file=; NULL: ACTION_DEFAULT_TRACE_FILE */
 };
 
 struct noise_params {
@@ -99,6 +129,7 @@ struct noise_params {
 	bool quiet;			/* -q */
 	bool debug;			/* -D */
 	struct noise_event *events;	/* -e, in the order given */
+	const char *trace_file;		/* -t, -a: a "trace" action first */
 	struct action_list threshold_actions;	/* --on-threshold, -t, -a */
 	struct action_list end_actions;		/* --on-end */
 	bool unattributed;		/* --unattributed: a sampler without trace events */
@@ -112,7 +143,23 @@ struct noise_params {
 	long long bucket_us;		/* -b: bucket width */
 	long long entries;		/* -E: buckets before the "over" row */
 	bool no_header, no_summary, no_index, with_zeros;
+
+	/* timerlat only; its -i and -T are stop_us and stop_total_us, the same kernel files */
+	long long print_stack_us;	/* -s: the IRQ's stack for thread latencies >= this; 0 off */
+	bool nano;			/* -n: ns instead of us */
+	enum timerlat_workload workload;	/* -k, -u, -U; AUTO until the tracer's setup */
+	long long dma_latency_us;	/* --dma-latency; -1: no request */
+	long long deepest_idle;		/* --deepest-idle-state; -2: untouched, -1: all off */
+	bool no_aa, aa_only, dump_tasks;	/* the analysis at a stop */
+	enum timerlat_stack_format stack_format;
+	bool no_irq, no_thread;		/* hist: columns left out */
 };
+
+/* timerlat: the user column is shown (rtla's own threads, or -U's) */
+static inline bool timerlat_user_data(const struct noise_params *p)
+{
+	return p->workload == TL_WORKLOAD_USER || p->workload == TL_WORKLOAD_USER_LOAD;
+}
 
 /* What the table shows for one CPU: sums over every period seen. */
 struct noise_cpu {
@@ -154,6 +201,7 @@ struct noise_hit {
 	struct action_outcome actions;	/* the --on-threshold chain */
 };
 struct noise_hist;
+struct timerlat_data;
 struct json;
 
 /*
@@ -168,6 +216,8 @@ struct noise_tool {
 	const char *name;		/* "osnoise hist": help, JSON command and schema */
 	const char *title;		/* the table's or histogram's title */
 	const struct cli_spec *cli;
+	enum noise_tracer tracer;
+	unsigned gate_tool;		/* its bit among the --fail-if metrics' tools (gate.h) */
 	bool irq_disabled;		/* OSNOISE_IRQ_DISABLE: only HW and NMI noise */
 	bool os_columns;		/* the IRQ, Softirq and Thread columns */
 	long long runtime_us;		/* default runtime; 0: the whole period */
@@ -183,7 +233,23 @@ struct noise_tool {
 	void (*add_sample)(struct noise_run *run, int cpu, uint64_t ns);
 	void (*add_samples)(struct noise_run *run, int cpu, uint64_t us, uint64_t count,
 			    uint64_t sum_ns);
+	/* timerlat: one latency of NS, taken in CONTEXT */
+	void (*add_latency)(struct noise_run *run, int cpu, enum timerlat_context context,
+			    uint64_t ns);
 	void (*sink_free)(struct noise_run *run);
+
+	/*
+	 * The tool's own options and their checks (timerlat's), ahead of the
+	 * family's: 1 when ID is not the tool's, else 0 or -EINVAL with *what
+	 * and err set as in the family's parser (options.c).
+	 */
+	int (*parse_option)(int id, const char *arg, struct noise_params *p, const char **what,
+			    char *err);
+	int (*check_params)(struct noise_params *p, const char **what, char *err);
+	/* after the stop line: what explains the stop (timerlat's analysis); NULL: nothing */
+	void (*print_analysis)(FILE *f, const struct noise_run *run);
+	/* the figures --fail-if reads, where they are not the noise tools' (gate.c) */
+	void (*gate_figures)(const struct noise_run *run, int cpu, struct gate_figures *f);
 
 	/* refreshed once a second unless -q; NULL: nothing before the end (hist) */
 	void (*print_live)(FILE *f, const struct noise_run *run, time_t now);
@@ -195,6 +261,7 @@ struct noise_tool {
 
 extern const struct noise_tool osnoise_top_tool, osnoise_hist_tool;
 extern const struct noise_tool hwnoise_tool, hwnoise_hist_tool;
+extern const struct noise_tool timerlat_top_tool, timerlat_hist_tool;
 
 /*
  * What the rows are made of, hwnoise's too: upstream's default period,
@@ -290,6 +357,8 @@ struct noise_run {
 	/* the tool's sink: one of them */
 	struct noise_cpu *cpu;		/* top: params->nr_cpus entries */
 	struct noise_hist *hist;	/* hist */
+	struct timerlat_data *latency;	/* timerlat top and hist */
+	void *analysis;			/* timerlat: the backend's analysis of a stop, or NULL */
 	/* hist with a gate or its outputs: the period totals top would show */
 	struct noise_cpu *totals;
 
@@ -323,6 +392,8 @@ void noise_run_add_period(struct noise_run *run, const struct noise_period *p);
 void noise_run_add_sample(struct noise_run *run, int cpu, uint64_t ns);
 void noise_run_add_samples(struct noise_run *run, int cpu, uint64_t us, uint64_t count,
 			   uint64_t sum_ns);
+void noise_run_add_latency(struct noise_run *run, int cpu, enum timerlat_context context,
+			   uint64_t ns);
 
 extern const struct noise_backend noise_tracer_backend;
 extern const struct noise_backend noise_sampler_backend;

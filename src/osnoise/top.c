@@ -198,6 +198,7 @@ const struct noise_tool osnoise_top_tool = {
 	.name = "osnoise top",
 	.title = "Operating System Noise",
 	.cli = &osnoise_top_cli,
+	.gate_tool = GATE_OSNOISE_TOP,
 	.os_columns = true,
 	.period_us = NOISE_PERIOD_US,
 	NOISE_TOP_SINK_AND_PRINTERS,

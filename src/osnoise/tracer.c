@@ -35,6 +35,7 @@
 #include "threads.h"
 #include "trace_instance.h"
 #include "tracer_hist.h"
+#include "timerlat/timerlat.h"
 
 struct tracer_priv {
 	struct osnoise_state state;
@@ -51,6 +52,11 @@ struct tracer_priv {
 	struct tep_format_field *f[8];	/* fields of ev_period, in period_fields order */
 	struct tep_format_field *f_duration;
 	struct tracer_hist hist;	/* the samples, when the tool wants them */
+
+	/* timerlat */
+	struct tep_event *ev_latency;	/* ftrace:timerlat */
+	struct tep_format_field *f_context, *f_latency;
+	struct timerlat_kernel tl;	/* its workers, idle states, DMA latency and analysis */
 	/* IRQ-disabled tools: each measured CPU's trace_pipe_raw, polled; else NULL */
 	struct pollfd *pipes;
 	int *pipe_cpu;
@@ -61,6 +67,11 @@ static const char *const period_fields[] = {
 	"runtime", "noise", "max_sample", "hw_count", "nmi_count", "irq_count",
 	"softirq_count", "thread_count",
 };
+
+static const char *tracer_name(const struct noise_run *run)
+{
+	return run->tool->tracer == TRACER_TIMERLAT ? "timerlat" : "osnoise";
+}
 
 bool noise_tracer_available(void)
 {
@@ -128,6 +139,13 @@ static int check_kernel(struct noise_run *run)
 		err_msg("tracefs is not mounted at /sys/kernel/tracing and could not be mounted");
 		return -ENOENT;
 	}
+	if (run->tool->tracer == TRACER_TIMERLAT) {
+		if (!tracefs_tracer_available(NULL, "timerlat")) {
+			err_msg("the kernel has no timerlat tracer (CONFIG_TIMERLAT_TRACER is not set)");
+			return -ENODEV;
+		}
+		return timerlat_check_kernel(run->params);
+	}
 	if (!tracefs_tracer_available(NULL, "osnoise")) {
 		err_msg("the kernel has no osnoise tracer (CONFIG_OSNOISE_TRACER is not set); "
 			"use --backend sampler");
@@ -141,12 +159,55 @@ static int check_kernel(struct noise_run *run)
 	return 0;
 }
 
+/*
+ * timerlat's settings: all of them written, as upstream does since 6.15,
+ * so that a value left by someone else cannot change the run; the stop
+ * conditions are armed by tracer_enable().
+ */
+static int apply_timerlat_config(struct noise_run *run, struct tracer_priv *t)
+{
+	struct noise_params *p = run->params;
+	struct osnoise_state *st = &t->state;
+	int ret;
+
+	if ((ret = osnoise_knob_write(st, KNOB_TIMERLAT_PERIOD, p->period_us))) {
+		err_msg("Failed to set timerlat period: %s", strerror(-ret));
+		return ret;
+	}
+	ret = osnoise_knob_write(st, KNOB_PRINT_STACK, p->print_stack_us);
+	if (ret && (ret != -ENOTSUP || p->print_stack_us)) {
+		err_msg(ret == -ENOTSUP ? "-s: the kernel has no osnoise/print_stack "
+			"(CONFIG_STACKTRACE is not set)" : "Failed to set print stack: %s",
+			strerror(-ret));
+		return ret;
+	}
+	if ((ret = osnoise_knob_write_str(st, KNOB_CPUS, p->cpus_str ? p->cpus_str : "all")) ||
+	    (ret = osnoise_knob_write(st, KNOB_STOP, 0)) ||
+	    (ret = osnoise_knob_write(st, KNOB_STOP_TOTAL, 0))) {
+		err_msg("Could not apply config: %s", strerror(-ret));
+		return ret;
+	}
+	/* the kernel's threads, or none: user space reads timerlat_fd */
+	ret = osnoise_option_write(st, OPT_WORKLOAD, p->workload == TL_WORKLOAD_KERNEL);
+	if (ret && (ret != -ENOTSUP || p->workload != TL_WORKLOAD_KERNEL)) {
+		err_msg("Failed to set OSNOISE_WORKLOAD option");
+		return ret;
+	}
+	if ((ret = osnoise_option_write(st, OPT_PANIC_ON_STOP, false)) && ret != -ENOTSUP) {
+		err_msg("Failed to clear PANIC_ON_STOP option");
+		return ret;
+	}
+	return timerlat_idle_disable(&t->tl, &t->state.ledger);
+}
+
 static int apply_config(struct noise_run *run, struct tracer_priv *t)
 {
 	struct noise_params *p = run->params;
 	struct osnoise_state *st = &t->state;
 	int ret;
 
+	if (run->tool->tracer == TRACER_TIMERLAT)
+		return apply_timerlat_config(run, t);
 	ret = osnoise_set_runtime_period(st, p->runtime_us, p->period_us);
 	if (ret) {
 		err_msg("Failed to set runtime and/or period");
@@ -186,23 +247,27 @@ static int apply_config(struct noise_run *run, struct tracer_priv *t)
 }
 
 /*
- * Our instance PREFIX<pid>, with the osnoise tracer in it (trace_instance.h
+ * Our instance PREFIX<pid>, with the tool's tracer in it (trace_instance.h
  * says how it is owned and reclaimed). One that exists already is never
  * adopted (nor later deleted): it is not ours.
  */
-static int create_instance(struct tracer_priv *t, struct trace_instance *ti, const char *prefix)
+static int create_instance(struct noise_run *run, struct tracer_priv *t,
+			   struct trace_instance *ti, const char *prefix)
 {
 	int ret = trace_instance_create(ti, ledger_guardian(&t->state.ledger), prefix);
+	const char *tracer = tracer_name(run);
 
 	if (ret) {
 		err_msg(ret == -EEXIST ? "tracefs instance %s already exists and is not rtla's" :
 			"cannot create tracefs instance %s: %s", ti->name, strerror(-ret));
 		return ret;
 	}
-	if (tracefs_instance_file_write(ti->tfs, "current_tracer", "osnoise") < 0) {
+	if (tracefs_instance_file_write(ti->tfs, "current_tracer", tracer) < 0) {
 		ret = -errno;
-		err_msg(ret == -ENODEV || ret == -EINVAL ? "Tracer osnoise not found!"
-			: "cannot start the osnoise tracer in %s: %s", ti->name, strerror(-ret));
+		if (ret == -ENODEV || ret == -EINVAL)
+			err_msg("Tracer %s not found!", tracer);
+		else
+			err_msg("cannot start the %s tracer in %s: %s", tracer, ti->name, strerror(-ret));
 		trace_instance_destroy(ti);
 	}
 	return ret;
@@ -228,14 +293,34 @@ static int lookup_events(struct tracer_priv *t)
 	return 0;
 }
 
+/* timerlat's main instance holds the tracer's own ftrace:timerlat records alone. */
+static int load_timerlat_events(struct tracer_priv *t)
+{
+	if (trace_events_add(t->tep, "ftrace", "timerlat")) {
+		err_msg("cannot read the format of ftrace:timerlat: %s", strerror(errno));
+		return -EIO;
+	}
+	t->ev_latency = tep_find_event_by_name(t->tep, "ftrace", "timerlat");
+	t->f_context = t->ev_latency ? tep_find_field(t->ev_latency, "context") : NULL;
+	t->f_latency = t->ev_latency ? tep_find_field(t->ev_latency, "timer_latency") : NULL;
+	if (!t->f_context || !t->f_latency) {
+		err_msg("ftrace:timerlat has no context or timer_latency field");
+		return -ENOENT;
+	}
+	return 0;
+}
+
 /*
  * The main instance only ever holds ftrace:osnoise and, with -s,
- * osnoise:sample_threshold: parse those two formats and nothing else
- * (trace_events.h says what libtracefs' loaders would cost).
+ * osnoise:sample_threshold (timerlat's: ftrace:timerlat): parse those
+ * formats and nothing else (trace_events.h says what libtracefs' loaders
+ * would cost).
  */
 static int load_events(struct noise_run *run, struct tracer_priv *t)
 {
 	t->tep = trace_events_new(run->params->nr_cpus);
+	if (t->tep && run->tool->tracer == TRACER_TIMERLAT)
+		return load_timerlat_events(t);
 	if (!t->tep || trace_events_add(t->tep, "ftrace", "osnoise")) {
 		err_msg("cannot read the trace event formats: %s", strerror(errno));
 		return -EIO;
@@ -287,7 +372,8 @@ static int create_record(struct noise_run *run, struct tracer_priv *t)
 	struct noise_params *p = run->params;
 	int ret;
 
-	if ((ret = create_instance(t, &t->rec, "rtla_osnoise_trace_")))
+	if ((ret = create_instance(run, t, &t->rec, run->tool->tracer == TRACER_TIMERLAT ?
+				   "rtla_timerlat_trace_" : "rtla_osnoise_trace_")))
 		return ret;
 	if (p->buffer_kb && tracefs_instance_set_buffer_size(t->rec.tfs, p->buffer_kb, -1) < 0) {
 		err_msg("cannot set the trace buffer size to %lld kB: %s", p->buffer_kb, strerror(errno));
@@ -356,6 +442,7 @@ static int tracer_setup(struct noise_run *run)
 		return -ENOMEM;
 	t->main.on_fd = t->rec.on_fd = -1;
 	t->over_single_cpu = t->over_total_cpu = -1;
+	timerlat_kernel_prepare(&t->tl);
 	run->priv = t;	/* only now: a signal handler may look at it */
 
 	/*
@@ -364,13 +451,17 @@ static int tracer_setup(struct noise_run *run)
 	 */
 	if ((ret = check_kernel(run)) || (ret = check_tracer_free()))
 		return ret;
-	if ((ret = osnoise_state_lock(&t->state)) || (ret = osnoise_state_save(&t->state)))
+	if (run->tool->tracer == TRACER_TIMERLAT && (ret = timerlat_kernel_init(&t->tl, p)))
+		return ret;
+	if ((ret = osnoise_state_lock(&t->state)) ||
+	    (ret = osnoise_state_save(&t->state, t->tl.idle_paths, t->tl.nr_idle, t->tl.idle_ids)))
 		return ret;
 	guardian_keep_off(ledger_guardian(&t->state.ledger), &p->cpus);
 	if ((ret = apply_config(run, t)))
 		return ret;
 
-	if ((ret = create_instance(t, &t->main, "rtla_osnoise_top_")) ||
+	if ((ret = create_instance(run, t, &t->main, run->tool->tracer == TRACER_TIMERLAT ?
+				   "rtla_timerlat_" : "rtla_osnoise_top_")) ||
 	    (ret = load_events(run, t)))
 		return ret;
 	trace_instance_count_missed(&t->main);
@@ -387,10 +478,19 @@ static int tracer_setup(struct noise_run *run)
 	}
 	if (run->want_samples && (ret = tracer_hist_start(&t->hist, t->main.tfs, p)))
 		return ret;
+	/* timerlat's analysis reads the last events before a stop from an instance of its own */
+	if (timerlat_wants_analysis(p) && !p->aa_only &&
+	    (ret = create_instance(run, t, &t->tl.aa_instance, "rtla_timerlat_aa_")))
+		return ret;
+	if (timerlat_wants_analysis(p) &&
+	    (ret = timerlat_analysis_prepare(&t->tl, p, p->aa_only ? &t->main : &t->tl.aa_instance)))
+		return ret;
 	if (p->threshold_actions.has_trace || p->end_actions.has_trace || p->events)
 		if ((ret = create_record(run, t)))
 			return ret;
 
+	if (run->tool->tracer == TRACER_TIMERLAT)
+		return timerlat_kernel_start(&t->tl, run, ledger_guardian(&t->state.ledger));
 	if (p->prio_given && (ret = threads_set_priority("osnoise/", &p->prio)))
 		return ret;
 	if (p->cgroup && (ret = threads_set_cgroup("osnoise/", p->cgroup_name)))
@@ -405,6 +505,7 @@ static int tracer_enable(struct noise_run *run)
 	int ret;
 
 	trace_instance_set_on(&t->rec, true);
+	trace_instance_set_on(&t->tl.aa_instance, true);
 	trace_instance_set_on(&t->main, true);
 	if (p->warmup_s) {
 		debug_msg("warming up for %lld s", p->warmup_s);
@@ -413,6 +514,8 @@ static int tracer_enable(struct noise_run *run)
 		tracefs_instance_file_clear(t->main.tfs, "trace");
 		if (t->rec.tfs)
 			tracefs_instance_file_clear(t->rec.tfs, "trace");
+		if (t->tl.aa_instance.tfs)
+			tracefs_instance_file_clear(t->tl.aa_instance.tfs, "trace");
 		if ((ret = tracer_hist_clear(&t->hist, t->main.tfs)))
 			return ret;
 	}
@@ -434,7 +537,12 @@ static int on_record(struct tep_event *event, struct tep_record *r, int cpu, voi
 	run->processed_events++;
 	if (r->cpu < 0 || r->cpu >= run->params->nr_cpus)
 		return 0;
-	if (event == t->ev_period) {
+	if (event == t->ev_latency) {
+		tep_read_number_field(t->f_context, r->data, &v[0]);
+		tep_read_number_field(t->f_latency, r->data, &v[1]);
+		timerlat_note_stop(&t->tl, run->params, r->cpu, v[0], v[1]);
+		noise_run_add_latency(run, r->cpu, v[0], v[1]);
+	} else if (event == t->ev_period) {
 		struct noise_period p = { .cpu = r->cpu };
 
 		for (int i = 0; i < 8; i++)
@@ -504,6 +612,9 @@ static int tracer_collect(struct noise_run *run)
 			read_cpus(run, &ready);
 		return 0;
 	}
+	/* --aa-only prints no table: the buffers are read by the analysis alone */
+	if (run->params->aa_only)
+		return 0;
 	/* only the measured CPUs have anything to read */
 	read_cpus(run, &run->params->cpus);
 	/* the kernel counted the samples: its table is final once we stopped */
@@ -540,7 +651,8 @@ static bool tracer_stopped(struct noise_run *run)
 	if (t->halted)
 		return false;
 	if (tracefs_trace_is_on(t->main.tfs) == 1 &&
-	    (!t->rec.tfs || tracefs_trace_is_on(t->rec.tfs) == 1))
+	    (!t->rec.tfs || tracefs_trace_is_on(t->rec.tfs) == 1) &&
+	    (!t->tl.aa_instance.tfs || tracefs_trace_is_on(t->tl.aa_instance.tfs) == 1))
 		return false;
 	/* a signal between the first check and the read turned tracing off itself */
 	if (t->halted)
@@ -548,6 +660,10 @@ static bool tracer_stopped(struct noise_run *run)
 	/* drain what the kernel wrote before it stopped: the verdict is in there */
 	tracer_collect(run);
 	run->stop_hit = true;
+	if (run->tool->tracer == TRACER_TIMERLAT) {
+		timerlat_stopped(&t->tl, run, t->tep);
+		return true;
+	}
 	if (t->over_single_cpu >= 0) {
 		run->stop_reason = "single";
 		run->stop_cpu = t->over_single_cpu;
@@ -573,6 +689,7 @@ static void tracer_halt(struct noise_run *run)
 	t->halted = 1;
 	trace_instance_set_on(&t->main, false);
 	trace_instance_set_on(&t->rec, false);
+	trace_instance_set_on(&t->tl.aa_instance, false);
 }
 
 static int tracer_rearm(struct noise_run *run)
@@ -580,10 +697,12 @@ static int tracer_rearm(struct noise_run *run)
 	struct tracer_priv *t = run->priv;
 
 	t->over_single_cpu = t->over_total_cpu = -1;
+	timerlat_rearm(&t->tl);
 	run->stop_hit = false;
 	run->stop_cpu = -1;
 	run->stop_value_us = -1;
 	trace_instance_set_on(&t->rec, true);
+	trace_instance_set_on(&t->tl.aa_instance, true);
 	trace_instance_set_on(&t->main, true);
 	return 0;
 }
@@ -649,9 +768,13 @@ static void tracer_teardown(struct noise_run *run)
 		return;
 	save_hists(run, t);
 	close_pipes(t);		/* an open reader would keep the instance */
+	/* the workers first: an open timerlat_fd keeps the tracer busy */
+	timerlat_kernel_stop(&t->tl, run);
 	trace_instance_destroy(&t->rec);
+	trace_instance_destroy(&t->tl.aa_instance);
 	trace_instance_destroy(&t->main);
 	osnoise_state_release(&t->state);
+	timerlat_kernel_free(&t->tl);
 	tep_free(t->tep);
 	free(t);
 	run->priv = NULL;

@@ -81,7 +81,8 @@ static void test_parse_malformed(void)
 		{ "", "'': expected METRIC OP VALUE, e.g. max_single_us>20" },
 		{ ">20", "'>20': expected METRIC OP VALUE, e.g. max_single_us>20" },
 		{ "max_single>20", "'max_single>20': unknown metric 'max_single' (max_single_us, "
-		  "max_noise_us, noise_us, cpu_available_pct, p50_us..p9999_us, *_count)" },
+		  "max_noise_us, noise_us, cpu_available_pct, p50_us..p9999_us, *_count; timerlat: "
+		  "irq_max_us, thread_avg_us, user_min_us, p99_irq_us, ...)" },
 		{ "max_single_us", "'max_single_us': expected an operator (>, >=, <, <=, ==, !=) "
 		  "after max_single_us" },
 		{ "max_single_us=20", "'max_single_us=20': expected an operator (>, >=, <, <=, ==, !=) "
@@ -129,16 +130,33 @@ static void test_check_tool(void)
 	char err[PARSE_ERR_MAX];
 
 	gate_parse(&c, "p99_us>5", err);
-	is_int(gate_check_tool(&c, false, true, err), -EINVAL, "a percentile on top is refused");
+	is_int(gate_check_tool(&c, GATE_OSNOISE_TOP, err), -EINVAL, "a percentile on top is refused");
 	is_str(err, "'p99_us > 5': p99_us needs every single noise: use osnoise hist or hwnoise hist",
 	       "and says where it is measured");
-	is_int(gate_check_tool(&c, true, true, err), 0, "on hist it is fine");
+	is_int(gate_check_tool(&c, GATE_OSNOISE_HIST, err), 0, "on hist it is fine");
 	gate_criteria_free(&c);
 	gate_parse(&c, "irq_count>0", err);
-	is_int(gate_check_tool(&c, false, false, err), -EINVAL, "irq_count on hwnoise is refused");
+	is_int(gate_check_tool(&c, GATE_HWNOISE_TOP, err), -EINVAL, "irq_count on hwnoise is refused");
 	is_str(err, "'irq_count > 0': hwnoise runs with interrupts off and counts no irq_count",
 	       "and says why");
-	is_int(gate_check_tool(&c, false, true, err), 0, "irq_count on osnoise top is fine");
+	is_int(gate_check_tool(&c, GATE_OSNOISE_TOP, err), 0, "irq_count on osnoise top is fine");
+	is_int(gate_check_tool(&c, GATE_TIMERLAT_TOP, err), -EINVAL, "irq_count on timerlat is refused");
+	is_str(err, "'irq_count > 0': timerlat measures timer latencies, no irq_count (irq_max_us, "
+	       "thread_max_us, user_max_us, *_avg_us, *_min_us, *_sample_count, p99_irq_us ...)",
+	       "and says what timerlat measures");
+	gate_criteria_free(&c);
+	gate_parse(&c, "p99_thread_us>20", err);
+	is_int(gate_check_tool(&c, GATE_TIMERLAT_HIST, err), 0, "a timerlat percentile on its hist");
+	is_int(gate_check_tool(&c, GATE_TIMERLAT_TOP, err), -EINVAL, "not on its top");
+	is_str(err, "'p99_thread_us > 20': p99_thread_us needs every latency: use timerlat hist",
+	       "which says where it is");
+	is_int(gate_check_tool(&c, GATE_OSNOISE_HIST, err), -EINVAL, "nor on osnoise hist");
+	is_str(err, "'p99_thread_us > 20': p99_thread_us is a timer latency: use timerlat top or "
+	       "timerlat hist", "which says it is timerlat's");
+	gate_criteria_free(&c);
+	gate_parse(&c, "user_max_us>=0.5ms", err);
+	is_str(c.items[0].text, "user_max_us >= 500", "user_max_us takes a time");
+	is_int(gate_check_tool(&c, GATE_TIMERLAT_TOP, err), 0, "on timerlat top");
 	gate_criteria_free(&c);
 }
 

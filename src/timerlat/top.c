@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * top - the sink timerlat top and hist share, and `rtla timerlat top`'s
+ * table as upstream prints it (scripts parse it: every space matters),
+ * with the record's per-CPU figures and what --fail-if reads.
+ *
+ * Each latency is folded into its CPU and context: count, last, min, max,
+ * sum in ns (top divides at print time, as upstream's top); hist also
+ * buckets it in the display unit and counts it by whole us, so that the
+ * percentiles are exact to the us whatever -b and -E say.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "osnoise/top.h"
+#include "timerlat/timerlat.h"
+#include "util.h"
+
+#define PER_US_MAX	(10 * 1000 * 1000)	/* 10 s: longer latencies count as 10 s */
+
+static const char *const context_names[TL_CONTEXTS] = { "irq", "thread", "user" };
+
+int timerlat_sink_new(struct noise_run *run)
+{
+	const struct noise_params *p = run->params;
+	struct timerlat_data *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	run->latency = d;
+	d->hist = run->tool->print_live == NULL;
+	d->divisor = p->nano ? 1 : 1000;
+	d->cpu = calloc(p->nr_cpus, sizeof(*d->cpu));
+	if (!d->cpu)
+		return -ENOMEM;
+	for (int cpu = 0; d->hist && cpu < p->nr_cpus; cpu++) {
+		if (!CPU_ISSET(cpu, &p->cpus))
+			continue;
+		for (int c = 0; c < TL_CONTEXTS; c++) {
+			d->cpu[cpu].bucket[c] = calloc(p->entries + 1, sizeof(uint64_t));
+			if (!d->cpu[cpu].bucket[c])
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void timerlat_sink_free(struct noise_run *run)
+{
+	struct timerlat_data *d = run->latency;
+
+	if (!d)
+		return;
+	for (int cpu = 0; d->cpu && cpu < run->params->nr_cpus; cpu++) {
+		for (int c = 0; c < TL_CONTEXTS; c++) {
+			free(d->cpu[cpu].bucket[c]);
+			free(d->cpu[cpu].per_us[c]);
+		}
+	}
+	free(d->cpu);
+	free(d);
+	run->latency = NULL;
+}
+
+/* Count US in the CPU's per-us table, grown as latencies need it. */
+static void count_us(struct timerlat_cpu *c, enum timerlat_context context, uint64_t us)
+{
+	uint32_t len = c->per_us_len[context];
+
+	if (us >= PER_US_MAX)
+		us = PER_US_MAX - 1;
+	if (us >= len) {
+		uint32_t n = len ? len : 256;
+		uint32_t *grown;
+
+		while (n <= us)
+			n *= 2;
+		if (n > PER_US_MAX)
+			n = PER_US_MAX;
+		grown = realloc(c->per_us[context], n * sizeof(*grown));
+		if (!grown)
+			return;		/* the percentiles then miss it; the other figures do not */
+		memset(grown + len, 0, (n - len) * sizeof(*grown));
+		c->per_us[context] = grown;
+		c->per_us_len[context] = n;
+	}
+	c->per_us[context][us]++;
+}
+
+void timerlat_add_latency(struct noise_run *run, int cpu, enum timerlat_context context,
+			  uint64_t ns)
+{
+	struct timerlat_data *d = run->latency;
+	struct timerlat_cpu *c = &d->cpu[cpu];
+	struct timerlat_stats *s = &c->ctx[context];
+	uint64_t v = ns;
+
+	if (!CPU_ISSET(cpu, &run->params->cpus))
+		return;
+	if (d->hist) {
+		/* upstream's hist works in the display unit from the start */
+		uint64_t bucket;
+
+		v = ns / d->divisor;
+		bucket = v / run->params->bucket_us;
+		c->bucket[context][bucket < (uint64_t)run->params->entries ?
+				   bucket : (uint64_t)run->params->entries]++;
+		count_us(c, context, ns / 1000);
+	}
+	if (!s->count || v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+	s->count++;
+	s->cur = v;
+	s->sum += v;
+}
+
+uint64_t timerlat_percentile_us(const struct timerlat_cpu *c, enum timerlat_context context,
+				unsigned per_10000)
+{
+	uint64_t total = 0, rank, seen = 0;
+
+	for (uint32_t us = 0; us < c->per_us_len[context]; us++)
+		total += c->per_us[context][us];
+	if (!total)
+		return 0;
+	/* nearest rank: the smallest value with at least per_10000/10000 of them at or below it */
+	rank = (total * per_10000 + 9999) / 10000;
+	if (!rank)
+		rank = 1;
+	for (uint32_t us = 0; us < c->per_us_len[context]; us++) {
+		seen += c->per_us[context][us];
+		if (seen >= rank)
+			return us;
+	}
+	return c->per_us_len[context] - 1;
+}
+
+static const char no_value[] = "        -";
+
+static void print_header(FILE *f, const struct noise_run *run, time_t now)
+{
+	bool user = timerlat_user_data(run->params);
+	const char *unit = run->params->nano ? "ns" : "us";
+	char duration[32];
+
+	noise_format_duration(now - run->start_time, duration, sizeof(duration));
+	fprintf(f, "%37sTimer Latency%46s%*s\n", "", "", user ? 41 : 0, "");
+	fprintf(f, "%-6s   |          IRQ Timer Latency (%s)        |         Thread Timer Latency (%s)",
+		duration, unit, unit);
+	if (user)
+		fprintf(f, "      |    Ret user Timer Latency (%s)", unit);
+	fputs("\nCPU COUNT      |      cur       min       avg       max |      cur       min       avg"
+	      "       max", f);
+	if (user)
+		fputs(" |      cur       min       avg       max", f);
+	fputc('\n', f);
+}
+
+/* cur (unless NULL: the ALL row has none), min, avg, max; the last without its space */
+static void print_block(FILE *f, const struct timerlat_stats *s, uint64_t div, bool cur)
+{
+	if (cur)
+		fprintf(f, "%9llu ", (unsigned long long)(s->cur / div));
+	else
+		fputs("          ", f);
+	fprintf(f, "%9llu %9llu %9llu", (unsigned long long)(s->min / div),
+		(unsigned long long)(s->sum / s->count / div), (unsigned long long)(s->max / div));
+}
+
+static void print_cpu(FILE *f, const struct noise_run *run, int cpu)
+{
+	const struct timerlat_cpu *c = &run->latency->cpu[cpu];
+	uint64_t div = run->latency->divisor;
+
+	fprintf(f, "%3d #%-9llu |", cpu, (unsigned long long)c->ctx[TL_IRQ].count);
+	if (c->ctx[TL_IRQ].count)
+		print_block(f, &c->ctx[TL_IRQ], div, true);
+	else
+		fprintf(f, "%s %s %s %s", no_value, no_value, no_value, no_value);
+	fputs(" |", f);
+	if (c->ctx[TL_THREAD].count)
+		print_block(f, &c->ctx[TL_THREAD], div, true);
+	else
+		fprintf(f, "%s %s %s %s", no_value, no_value, no_value, no_value);
+	if (timerlat_user_data(run->params)) {
+		fputs(" |", f);
+		if (c->ctx[TL_USER].count)
+			print_block(f, &c->ctx[TL_USER], div, true);
+		else
+			fprintf(f, "%s %s %s %s", no_value, no_value, no_value, no_value);
+	}
+	fputc('\n', f);
+}
+
+/*
+ * The ALL row: every measured CPU together, the count in at most six
+ * digits and an exponent. Upstream's empty blocks differ from each other
+ * (and an empty user block ends the line without a newline, which glues the
+ * stop line to it): the widths are kept, the newline is always written.
+ */
+static void print_all(FILE *f, const struct noise_run *run)
+{
+	const struct noise_params *p = run->params;
+	struct timerlat_stats all[TL_CONTEXTS] = { 0 };
+	const char *dashes = "----------------------------------------";
+	uint64_t div = run->latency->divisor, count;
+	bool user = timerlat_user_data(p);
+	int e = 0;
+
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		const struct timerlat_cpu *c = &run->latency->cpu[cpu];
+
+		if (!CPU_ISSET(cpu, &p->cpus) || (!c->ctx[TL_IRQ].count && !c->ctx[TL_THREAD].count))
+			continue;
+		for (int x = 0; x < TL_CONTEXTS; x++) {
+			const struct timerlat_stats *s = &c->ctx[x];
+
+			if (!s->count)
+				continue;
+			if (!all[x].count || s->min < all[x].min)
+				all[x].min = s->min;
+			if (s->max > all[x].max)
+				all[x].max = s->max;
+			all[x].count += s->count;
+			all[x].sum += s->sum;
+		}
+	}
+	if (!all[TL_IRQ].count && !all[TL_THREAD].count)
+		return;
+	for (count = all[TL_IRQ].count; count > 999999; count /= 10)
+		e++;
+	fprintf(f, "%.15s|%.40s|%.39s%s%.*s\n", dashes, dashes, dashes, user ? "-|" : "",
+		user ? 39 : 0, dashes);
+	fprintf(f, "ALL #%-6llu e%d |", (unsigned long long)count, e);
+	if (all[TL_IRQ].count)
+		print_block(f, &all[TL_IRQ], div, false);
+	else
+		fprintf(f, "          %s %s %s", no_value, no_value, no_value);
+	fputs(" |", f);
+	if (all[TL_THREAD].count)
+		print_block(f, &all[TL_THREAD], div, false);
+	else
+		fprintf(f, "%s %s %s %s", no_value, no_value, no_value, no_value);
+	if (user) {
+		fputs(" |", f);
+		if (all[TL_USER].count)
+			print_block(f, &all[TL_USER], div, false);
+		else
+			fprintf(f, "          %s %s %s |", no_value, no_value, no_value);
+	}
+	fputc('\n', f);
+}
+
+void timerlat_top_print(FILE *f, const struct noise_run *run, time_t now)
+{
+	const struct noise_params *p = run->params;
+
+	if (p->aa_only)
+		return;
+	print_header(f, run, now);
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		const struct timerlat_cpu *c = &run->latency->cpu[cpu];
+
+		/* a CPU with neither an IRQ nor a thread latency is left out, as upstream does */
+		if (CPU_ISSET(cpu, &p->cpus) && (c->ctx[TL_IRQ].count || c->ctx[TL_THREAD].count))
+			print_cpu(f, run, cpu);
+	}
+	print_all(f, run);
+	noise_print_missed(f, run);
+}
+
+/* What stays on the screen: the last table. */
+void timerlat_top_print_final(FILE *f, const struct noise_run *run, time_t now)
+{
+	timerlat_top_print(f, run, now);
+}
+
+/* One context's exact figures in ns: null where it measured nothing. */
+static void json_context(struct json *j, const struct timerlat_cpu *c, enum timerlat_context x,
+			 bool hist, uint64_t div)
+{
+	static const unsigned per_10000[] = { 5000, 9000, 9900, 9990, 9999 };
+	static const char *const pct_keys[] = { "p50_us", "p90_us", "p99_us", "p999_us",
+						"p9999_us" };
+	const struct timerlat_stats *s = &c->ctx[x];
+
+	json_object_begin(j, context_names[x]);
+	json_u64(j, "count", s->count);
+	if (!s->count) {
+		json_null(j, "min_ns");
+		json_null(j, "avg_ns");
+		json_null(j, "max_ns");
+	} else if (hist) {
+		/* hist keeps them in its display unit */
+		json_u64(j, "min_ns", s->min * div);
+		json_double(j, "avg_ns", (double)s->sum * div / s->count, 1);
+		json_u64(j, "max_ns", s->max * div);
+	} else {
+		json_u64(j, "min_ns", s->min);
+		json_double(j, "avg_ns", (double)s->sum / s->count, 1);
+		json_u64(j, "max_ns", s->max);
+	}
+	for (size_t i = 0; hist && i < ARRAY_SIZE(per_10000); i++) {
+		if (s->count)
+			json_u64(j, pct_keys[i], timerlat_percentile_us(c, x, per_10000[i]));
+		else
+			json_null(j, pct_keys[i]);
+	}
+	json_object_end(j);
+}
+
+/* Both tools' per-CPU part of the record: each context's exact figures. */
+void timerlat_top_json(struct json *j, const struct noise_run *run)
+{
+	const struct noise_params *p = run->params;
+	const struct timerlat_data *d = run->latency;
+
+	json_str(j, "workload", p->workload == TL_WORKLOAD_KERNEL ? "kernel" :
+				p->workload == TL_WORKLOAD_USER ? "user" : "user-load");
+	json_i64(j, "period_us", p->period_us);
+	json_array_begin(j, "cpus");
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		if (!CPU_ISSET(cpu, &p->cpus))
+			continue;
+		json_object_begin(j, NULL);
+		json_i64(j, "cpu", cpu);
+		for (int x = 0; x < TL_CONTEXTS; x++)
+			if (x != TL_USER || timerlat_user_data(p))
+				json_context(j, &d->cpu[cpu], x, d->hist, d->divisor);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	timerlat_analysis_json(j, run);
+}
+
+/* --fail-if: per context max, avg, min and count in us; hist adds the percentiles. */
+void timerlat_gate_figures(const struct noise_run *run, int cpu, struct gate_figures *f)
+{
+	static const unsigned per_10000[] = { 5000, 9000, 9900, 9990, 9999 };
+	const struct timerlat_data *d = run->latency;
+	const struct timerlat_cpu *c = &d->cpu[cpu];
+	/* in us: hist holds the display unit, top ns */
+	double to_us = d->hist ? d->divisor / 1000.0 : 1 / 1000.0;
+
+	for (int x = 0; x < TL_CONTEXTS; x++) {
+		const struct timerlat_stats *s = &c->ctx[x];
+
+		if (x == TL_USER && !timerlat_user_data(run->params))
+			continue;
+		f->measured |= s->count > 0;
+		f->have[GATE_TL_COUNT + x] = true;
+		f->v[GATE_TL_COUNT + x] = s->count;
+		if (!s->count)
+			continue;	/* no latency: not measured, which fails a limit on it */
+		f->have[GATE_TL_MAX + x] = f->have[GATE_TL_AVG + x] = f->have[GATE_TL_MIN + x] = true;
+		f->v[GATE_TL_MAX + x] = s->max * to_us;
+		f->v[GATE_TL_MIN + x] = s->min * to_us;
+		f->v[GATE_TL_AVG + x] = (double)s->sum / s->count * to_us;
+		for (int i = 0; d->hist && i < 5; i++) {
+			f->have[GATE_TL_P50 + 3 * i + x] = true;
+			f->v[GATE_TL_P50 + 3 * i + x] = timerlat_percentile_us(c, x, per_10000[i]);
+		}
+	}
+}
