@@ -60,7 +60,7 @@
 	CLI_FLAG('k', "kernel-threads", \
 		 "use timerlat kernel-space threads instead of rtla user-space threads"), \
 	CLI_FLAG('U', "user-load", "enable timerlat for user-defined user-space workload"), \
-	CLI_VALUE(OPT_DEEPEST_IDLE, "deepest-idle-state", "n", \
+	CLI_VALUE(OPT_DEEPEST_IDLE, "deepest-idle-state", "N", \
 		  "only go down to idle state n on cpus used by timerlat to reduce exit from idle\n" \
 		  "\t\tlatency (-1: none at all)"), \
 	CLI_VALUE(OPT_STACK_FORMAT, "stack-format", "truncate|skip|full", \

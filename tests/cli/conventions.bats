@@ -10,6 +10,7 @@ load ../lib/helper
 declare -gA QUICK=(
 	[osnoise]="--backend sampler -c 0 -d 1s"
 	[hwnoise]="--backend sampler -c 0 -d 1s"
+	[timerlat]="-c 0 -d 1s"
 	[dhry]="-c 0 -i 100000"
 	[capdump]="1"
 	[parport]="--ports"
@@ -23,6 +24,8 @@ declare -gA QUICK=(
 	["osnoise top"]="--backend sampler -c 0 -d 1s"
 	["osnoise hist"]="--backend sampler -c 0 -d 1s"
 	["hwnoise hist"]="--backend sampler -c 0 -d 1s"
+	["timerlat top"]="-c 0 -d 1s"
+	["timerlat hist"]="-c 0 -d 1s"
 	["mdwe audit"]="1"
 	["damos show"]="--sysroot $BATS_TEST_DIRNAME/../fixtures/damos/vm-6.12"
 	["parport list"]="--ports"
@@ -56,10 +59,12 @@ quick_args() {
 	echo "${QUICK[$1]}"
 }
 
-# The noise commands measure the live kernel: root and tracefs.
+# The noise commands measure the live kernel: root and tracefs; timerlat
+# the kernel's timerlat tracer (its tests run in the VM tier).
 can_run() {
 	case $1 in
 	osnoise | hwnoise) [ "$(id -u)" -eq 0 ] ;;
+	timerlat) [ "$(id -u)" -eq 0 ] && grep -qw timerlat /sys/kernel/tracing/available_tracers 2>/dev/null ;;
 	*) true ;;
 	esac
 }
@@ -473,7 +478,7 @@ value_options() {
 		# shellcheck disable=SC2086
 		help=$("$RTLA" $line --help)
 		case ${line%% *} in
-		osnoise | hwnoise)
+		osnoise | hwnoise | timerlat)
 			# upstream's bytes: its option lines begin with a tab, and its
 			# common_usage() prints "TOOL MODE [-h]" with hwnoise's MODE empty
 			help=$(grep -v -e $'^\t' -e '^  usage: \[rtla\] ' <<<"$help" || true) ;;
@@ -509,9 +514,24 @@ value_options() {
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
-		timerlat|rtla: unknown command: 'timerlat' (commands:
+		|rtla: no command given (commands: osnoise, hwnoise, timerlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, timerlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
+		timerlat bogus|rtla timerlat: unknown verb: 'bogus' (verbs: top, hist)
+		timerlat -p 2000000|rtla timerlat: Period longer than 1 s: 2000000 us
+		timerlat top -p 99|rtla timerlat top: Period shorter than 100 us: 99 us
+		timerlat hist -E 1|rtla timerlat hist: Entries must be > 10 and < 9999999
+		timerlat -u -k|rtla timerlat: --kernel-threads and --user-threads are mutually exclusive!
+		timerlat -k -U|rtla timerlat: --kernel-threads and --user-threads are mutually exclusive!
+		timerlat --dma-latency 10001|rtla timerlat: --dma-latency needs to be >= 0 and < 10000
+		timerlat hist --no-irq --no-thread|rtla timerlat hist: no-irq and no-thread set, there is nothing to do here
+		timerlat --aa-only 5 --no-aa|rtla timerlat: --no-aa and --aa-only are mutually exclusive!
+		timerlat --stack-format x|rtla timerlat: Invalid --stack-format option: 'x'
+		timerlat --deepest-idle-state -2|rtla timerlat: Invalid --deepest-idle-state
+		timerlat -i 1x|rtla timerlat: Invalid -i value
+		timerlat --fail-if 'p99_irq_us>5'|rtla timerlat: Invalid --fail-if: 'p99_irq_us > 5': p99_irq_us needs every latency: use timerlat hist
+		timerlat hist --fail-if 'max_single_us>5'|rtla timerlat hist: Invalid --fail-if: 'max_single_us > 5': timerlat measures timer latencies, no max_single_us
+		osnoise --fail-if 'thread_max_us>5'|rtla osnoise: Invalid --fail-if: 'thread_max_us > 5': thread_max_us is a timer latency: use timerlat top or timerlat hist
+		timerlat hist -q|rtla timerlat hist: unknown option: -q
 		frobnicate|rtla: unknown command: 'frobnicate' (commands:
 		hwnose|rtla: unknown command: 'hwnose' (did you mean 'hwnoise'?)
 		capdunp|rtla: unknown command: 'capdunp' (did you mean 'capdump'?)
