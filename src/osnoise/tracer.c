@@ -697,7 +697,8 @@ static int tracer_rearm(struct noise_run *run)
 	struct tracer_priv *t = run->priv;
 
 	t->over_single_cpu = t->over_total_cpu = -1;
-	timerlat_rearm(&t->tl);
+	timerlat_rearm(&t->tl, run->params);
+	run->analysis = NULL;
 	run->stop_hit = false;
 	run->stop_cpu = -1;
 	run->stop_value_us = -1;

@@ -21,17 +21,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "osnoise/osnoise.h"	/* enum timerlat_stack_format, --stack-format's */
+
 struct json;
 struct timerlat_aa;
 struct tep_handle;
 struct tracefs_instance;
 
-/* What --stack-format does with a frame no kernel symbol covers (7.1). */
-enum timerlat_stack_format {
-	STACK_TRUNCATE,		/* end the stack there (6.12's only behaviour) */
-	STACK_SKIP,		/* leave the frame out */
-	STACK_FULL,		/* print its address */
-};
 
 /* Frames kept of a kernel_stack event (7.1 reads at most 64). */
 #define TIMERLAT_AA_MAX_FRAMES 64

@@ -286,16 +286,13 @@ static const char *lookup_symbol(void *ctx, uint64_t addr)
 {
 	struct timerlat_aa_reader *r = ctx;
 
+	/*
+	 * No lookup before the symbols are in: libtraceevent builds its
+	 * function map on the first lookup and never again, so symbols added
+	 * after it are not found, and tep_free() then walks past the map.
+	 */
 	if (!r->kallsyms) {
-		const char *known = tep_find_function(r->tep, addr);
-		char *text;
-
-		/* the caller's TEP may have the symbols already */
-		if (known) {
-			r->kallsyms = 1;
-			return known;
-		}
-		text = read_kallsyms();
+		char *text = read_kallsyms();
 
 		r->kallsyms = text && !tep_parse_kallsyms(r->tep, text) ? 1 : -(errno ? errno : EIO);
 		free(text);

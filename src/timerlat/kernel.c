@@ -35,6 +35,8 @@
 #include "timerlat/timerlat.h"
 #include "trace_events.h"
 
+#include <event-parse.h>
+
 #define WORKER_PRIO	95	/* SCHED_FIFO, as upstream's workers and the kernel's threads */
 
 void timerlat_kernel_prepare(struct timerlat_kernel *k)
@@ -312,9 +314,9 @@ int timerlat_analysis_prepare(struct timerlat_kernel *k, const struct noise_para
 
 	k->aa = timerlat_aa_new(p->nr_cpus, p->dump_tasks);
 	if (!k->aa)
-		return -ENOMEM;
+		return -errno;
 	k->aa_source = inst;
-	ret = timerlat_aa_enable(inst->tfs, p->dump_tasks);
+	ret = timerlat_aa_enable_events(inst->tfs, p->dump_tasks);
 	if (ret)
 		err_msg("cannot enable the events of the analysis: %s", strerror(-ret));
 	return ret;
@@ -353,18 +355,27 @@ void timerlat_stopped(struct timerlat_kernel *k, struct noise_run *run, struct t
 	}
 	if (!k->aa || !k->aa_source)
 		return;
-	if (!k->aa_tep)
-		k->aa_tep = timerlat_aa_events(p->nr_cpus, p->dump_tasks);
-	if (!k->aa_tep || timerlat_aa_collect(k->aa, k->aa_tep, k->aa_source->tfs))
+	if (!k->aa_tep) {
+		k->aa_tep = trace_events_new(p->nr_cpus);
+		if (k->aa_tep && timerlat_aa_load_events(k->aa_tep, p->dump_tasks)) {
+			tep_free(k->aa_tep);
+			k->aa_tep = NULL;
+		}
+	}
+	if (!k->aa_tep || timerlat_aa_collect(k->aa, k->aa_tep, k->aa_source->tfs) < 0)
 		warn_msg("the analysis could not read its events: %s", strerror(errno));
 	run->analysis = k->aa;
 }
 
-void timerlat_rearm(struct timerlat_kernel *k)
+/* "continue": the next stop is analysed afresh */
+int timerlat_rearm(struct timerlat_kernel *k, const struct noise_params *p)
 {
 	k->stop_cpu = -1;
-	if (k->aa)
-		timerlat_aa_reset(k->aa);
+	if (!k->aa)
+		return 0;
+	timerlat_aa_free(k->aa);
+	k->aa = timerlat_aa_new(p->nr_cpus, p->dump_tasks);
+	return k->aa ? 0 : -ENOMEM;
 }
 
 void timerlat_print_analysis(FILE *f, const struct noise_run *run)

@@ -114,7 +114,7 @@ void timerlat_note_stop(struct timerlat_kernel *k, const struct noise_params *p,
 			uint64_t context, uint64_t ns);
 /* The kernel stopped: which condition, where, and the analysis of it. */
 void timerlat_stopped(struct timerlat_kernel *k, struct noise_run *run, struct tep_handle *tep);
-void timerlat_rearm(struct timerlat_kernel *k);
+int timerlat_rearm(struct timerlat_kernel *k, const struct noise_params *p);
 /* The workers ended and reaped, the DMA request dropped. */
 void timerlat_kernel_stop(struct timerlat_kernel *k, struct noise_run *run);
 void timerlat_kernel_free(struct timerlat_kernel *k);
