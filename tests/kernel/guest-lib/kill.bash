@@ -51,9 +51,10 @@ now_ms() {
 	NOW=$((NOW / 1000))
 }
 
-# rtla processes still alive (a zombie waiting for its reaper is not)
+# rtla processes still alive, timerlat's workers too (a zombie waiting for
+# its reaper is not)
 left() {
-	ps -o pid,stat,comm | awk '$3 ~ /^rtla(-guardian)?$/ && $2 !~ /^Z/ { print $1 }'
+	ps -o pid,stat,comm | awk '$3 ~ /^(rtla(-guardian)?|timerlatu\/[0-9]+)$/ && $2 !~ /^Z/ { print $1 }'
 }
 
 # is process $1 alive (not a zombie)? without a fork
@@ -83,9 +84,10 @@ settled_within_1s() {
 	unset END	# one end, one check
 	[ -n "$t0" ] || { echo "settled_within_1s: no end time (call ended right after the wait)"; return 1; }
 	while :; do
-		inst=("$T"/instances/rtla_osnoise_*)
+		inst=("$T"/instances/rtla_osnoise_* "$T"/instances/rtla_timerlat_*)
 		gone=false
-		if [ ! -e "${inst[0]}" ] && [ ! -s /run/rtla/osnoise.state ] && ! alive "$GUARD"; then
+		if [ ! -e "${inst[0]}" ] && [ ! -e "${inst[1]}" ] && [ ! -s /run/rtla/osnoise.state ] &&
+			! alive "$GUARD"; then
 			gone=true
 		fi
 		now_ms
@@ -125,11 +127,14 @@ nap_random() {
 	sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
 }
 
-# kill_one SIGNAL TOOL...: TOOL -d 30s, SIGNAL after a random 0-3 s, then the check
+# kill_one SIGNAL TOOL...: TOOL -d 30s (-q unless a hist, which has none),
+# SIGNAL after a random 0-3 s, then the check
 kill_one() {
-	local sig=$1 at end
+	local sig=$1 at end quiet=-q
 	shift
-	"$RTLA" "$@" -c 1 -d 30s -q >out.txt 2>err.txt &
+	if [[ " $* " == *" hist "* ]]; then quiet=; fi
+	# shellcheck disable=SC2086
+	"$RTLA" "$@" -c 1 -d 30s $quiet >out.txt 2>err.txt &
 	pid=$!
 	nap_random 3000
 	look_at_run

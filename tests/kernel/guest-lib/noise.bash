@@ -13,6 +13,12 @@ snapshot() {
 	done
 	echo "instances=$(ls "$T/instances" | tr '\n' ' ')"
 	echo "osnoise-threads=$(grep -l '^osnoise/' /proc/[0-9]*/comm 2>/dev/null | wc -l)"
+	# timerlat: its kernel threads, rtla's workers, the PM QoS request, the idle states
+	echo "timerlat-threads=$(grep -l '^timerlat' /proc/[0-9]*/comm 2>/dev/null | wc -l)"
+	echo "cpu_dma_latency=$(od -An -tu4 -N4 /dev/cpu_dma_latency | tr -d ' ')"
+	for f in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]*/disable; do
+		if [ -e "$f" ]; then echo "$f=$(cat "$f")"; fi
+	done
 }
 
 # Settings that differ from the kernel defaults, so that a run which "restores"
@@ -22,6 +28,8 @@ unusual_settings() {
 	echo 900000 >"$T/osnoise/runtime_us"
 	echo 7 >"$T/tracing_thresh"
 	echo 0 >"$T/osnoise/cpus"
+	echo 2500 >"$T/osnoise/timerlat_period_us"
+	echo 9 >"$T/osnoise/print_stack"
 	if [ -e "$T/osnoise/options" ]; then
 		echo NO_OSNOISE_WORKLOAD >"$T/osnoise/options"
 		echo OSNOISE_PREEMPT_DISABLE >"$T/osnoise/options"
@@ -35,6 +43,8 @@ default_settings() {
 	echo 0 >"$T/osnoise/stop_tracing_us"
 	echo 0 >"$T/osnoise/stop_tracing_total_us"
 	echo "$(cat /sys/devices/system/cpu/possible)" >"$T/osnoise/cpus"
+	echo 1000 >"$T/osnoise/timerlat_period_us"
+	echo 0 >"$T/osnoise/print_stack"
 	if [ -e "$T/osnoise/options" ]; then
 		echo OSNOISE_WORKLOAD >"$T/osnoise/options"
 		echo NO_OSNOISE_IRQ_DISABLE >"$T/osnoise/options"
