@@ -359,6 +359,7 @@ struct noise_run {
 	struct noise_hist *hist;	/* hist */
 	struct timerlat_data *latency;	/* timerlat top and hist */
 	void *analysis;			/* timerlat: the backend's analysis of a stop, or NULL */
+	char *max_latency;		/* timerlat --aa-only: tracing_max_latency as the kernel wrote it */
 	/* hist with a gate or its outputs: the period totals top would show */
 	struct noise_cpu *totals;
 

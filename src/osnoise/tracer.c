@@ -613,8 +613,12 @@ static int tracer_collect(struct noise_run *run)
 		return 0;
 	}
 	/* --aa-only prints no table: the buffers are read by the analysis alone */
-	if (run->params->aa_only)
+	if (run->params->aa_only) {
+		if (t->halted && !run->max_latency)
+			run->max_latency = tracefs_instance_file_read(t->main.tfs,
+								      "tracing_max_latency", NULL);
 		return 0;
+	}
 	/* only the measured CPUs have anything to read */
 	read_cpus(run, &run->params->cpus);
 	/* the kernel counted the samples: its table is final once we stopped */
@@ -776,6 +780,8 @@ static void tracer_teardown(struct noise_run *run)
 	trace_instance_destroy(&t->main);
 	osnoise_state_release(&t->state);
 	timerlat_kernel_free(&t->tl);
+	free(run->max_latency);
+	run->max_latency = NULL;
 	tep_free(t->tep);
 	free(t);
 	run->priv = NULL;

@@ -235,6 +235,9 @@ static int timerlat_check_params(struct noise_params *p, const char **what, char
 	}
 	if (p->threshold_actions.has_continue && !p->stop_us && !p->stop_total_us)
 		warn_msg("--on-threshold continue has no effect without -i or -T");
+	/* no table, live or final: nothing to refresh, no screen to clear */
+	if (p->aa_only)
+		p->quiet = true;
 	(void)err;
 	return 0;
 }

@@ -274,9 +274,15 @@ void timerlat_top_print(FILE *f, const struct noise_run *run, time_t now)
 	noise_print_missed(f, run);
 }
 
-/* What stays on the screen: the last table. */
+/*
+ * What stays on the screen: the last table; with --aa-only none, and when
+ * nothing stopped the run, the largest latency the tracer saw (upstream's
+ * line, with the file's own newline).
+ */
 void timerlat_top_print_final(FILE *f, const struct noise_run *run, time_t now)
 {
+	if (run->params->aa_only && !run->stop_hit && run->max_latency)
+		fprintf(f, "  Max latency was %s\n", run->max_latency);
 	timerlat_top_print(f, run, now);
 }
 
