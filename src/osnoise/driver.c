@@ -66,10 +66,10 @@ void noise_run_add_samples(struct noise_run *run, int cpu, uint64_t us, uint64_t
 }
 
 void noise_run_add_latency(struct noise_run *run, int cpu, enum timerlat_context context,
-			   uint64_t ns)
+			   uint64_t seq, uint64_t ns)
 {
 	if (cpu >= 0 && cpu < run->params->nr_cpus && context < TL_CONTEXTS && run->tool->add_latency)
-		run->tool->add_latency(run, cpu, context, ns);
+		run->tool->add_latency(run, cpu, context, seq, ns);
 }
 
 /*

@@ -233,9 +233,9 @@ struct noise_tool {
 	void (*add_sample)(struct noise_run *run, int cpu, uint64_t ns);
 	void (*add_samples)(struct noise_run *run, int cpu, uint64_t us, uint64_t count,
 			    uint64_t sum_ns);
-	/* timerlat: one latency of NS, taken in CONTEXT */
+	/* timerlat: one latency of NS, taken in CONTEXT of the CPU's activation SEQ */
 	void (*add_latency)(struct noise_run *run, int cpu, enum timerlat_context context,
-			    uint64_t ns);
+			    uint64_t seq, uint64_t ns);
 	void (*sink_free)(struct noise_run *run);
 
 	/*
@@ -394,7 +394,7 @@ void noise_run_add_sample(struct noise_run *run, int cpu, uint64_t ns);
 void noise_run_add_samples(struct noise_run *run, int cpu, uint64_t us, uint64_t count,
 			   uint64_t sum_ns);
 void noise_run_add_latency(struct noise_run *run, int cpu, enum timerlat_context context,
-			   uint64_t ns);
+			   uint64_t seq, uint64_t ns);
 
 extern const struct noise_backend noise_tracer_backend;
 extern const struct noise_backend noise_sampler_backend;

@@ -55,7 +55,7 @@ struct tracer_priv {
 
 	/* timerlat */
 	struct tep_event *ev_latency;	/* ftrace:timerlat */
-	struct tep_format_field *f_context, *f_latency;
+	struct tep_format_field *f_context, *f_latency, *f_seqnum;
 	struct timerlat_kernel tl;	/* its workers, idle states, DMA latency and analysis */
 	/* IRQ-disabled tools: each measured CPU's trace_pipe_raw, polled; else NULL */
 	struct pollfd *pipes;
@@ -303,8 +303,9 @@ static int load_timerlat_events(struct tracer_priv *t)
 	t->ev_latency = tep_find_event_by_name(t->tep, "ftrace", "timerlat");
 	t->f_context = t->ev_latency ? tep_find_field(t->ev_latency, "context") : NULL;
 	t->f_latency = t->ev_latency ? tep_find_field(t->ev_latency, "timer_latency") : NULL;
-	if (!t->f_context || !t->f_latency) {
-		err_msg("ftrace:timerlat has no context or timer_latency field");
+	t->f_seqnum = t->ev_latency ? tep_find_field(t->ev_latency, "seqnum") : NULL;
+	if (!t->f_context || !t->f_latency || !t->f_seqnum) {
+		err_msg("ftrace:timerlat has no context, timer_latency or seqnum field");
 		return -ENOENT;
 	}
 	return 0;
@@ -540,8 +541,9 @@ static int on_record(struct tep_event *event, struct tep_record *r, int cpu, voi
 	if (event == t->ev_latency) {
 		tep_read_number_field(t->f_context, r->data, &v[0]);
 		tep_read_number_field(t->f_latency, r->data, &v[1]);
+		tep_read_number_field(t->f_seqnum, r->data, &v[2]);
 		timerlat_note_stop(&t->tl, run->params, r->cpu, v[0], v[1]);
-		noise_run_add_latency(run, r->cpu, v[0], v[1]);
+		noise_run_add_latency(run, r->cpu, v[0], v[2], v[1]);
 	} else if (event == t->ev_period) {
 		struct noise_period p = { .cpu = r->cpu };
 

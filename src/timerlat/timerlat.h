@@ -36,6 +36,8 @@ struct tep_handle;
 /* One context's latencies on one CPU: ns (hist: in the display unit, as upstream sums them). */
 struct timerlat_stats {
 	uint64_t count, cur, min, max, sum;
+	/* the tracer's activation numbers of the first and last latency (the record's seq_first/last) */
+	uint64_t seq_first, seq_last;
 };
 
 struct timerlat_cpu {
@@ -57,7 +59,7 @@ struct timerlat_data {
 /* top.c: the sink, top's table, the record's per-CPU part, the gate's figures */
 int timerlat_sink_new(struct noise_run *run);
 void timerlat_add_latency(struct noise_run *run, int cpu, enum timerlat_context context,
-			  uint64_t ns);
+			  uint64_t seq, uint64_t ns);
 void timerlat_sink_free(struct noise_run *run);
 void timerlat_top_print(FILE *f, const struct noise_run *run, time_t now);
 void timerlat_top_print_final(FILE *f, const struct noise_run *run, time_t now);

@@ -91,7 +91,7 @@ static void count_us(struct timerlat_cpu *c, enum timerlat_context context, uint
 }
 
 void timerlat_add_latency(struct noise_run *run, int cpu, enum timerlat_context context,
-			  uint64_t ns)
+			  uint64_t seq, uint64_t ns)
 {
 	struct timerlat_data *d = run->latency;
 	struct timerlat_cpu *c = &d->cpu[cpu];
@@ -110,8 +110,13 @@ void timerlat_add_latency(struct noise_run *run, int cpu, enum timerlat_context 
 				   bucket : (uint64_t)run->params->entries]++;
 		count_us(c, context, ns / 1000);
 	}
-	if (!s->count || v < s->min)
+	if (!s->count) {
 		s->min = v;
+		s->seq_first = seq;
+	}
+	if (v < s->min)
+		s->min = v;
+	s->seq_last = seq;
 	if (v > s->max)
 		s->max = v;
 	s->count++;
@@ -297,6 +302,14 @@ static void json_context(struct json *j, const struct timerlat_cpu *c, enum time
 
 	json_object_begin(j, context_names[x]);
 	json_u64(j, "count", s->count);
+	/* which of the tracer's activations they were: a raw trace of the run can be cut to them */
+	if (s->count) {
+		json_u64(j, "seq_first", s->seq_first);
+		json_u64(j, "seq_last", s->seq_last);
+	} else {
+		json_null(j, "seq_first");
+		json_null(j, "seq_last");
+	}
 	if (!s->count) {
 		json_null(j, "min_ns");
 		json_null(j, "avg_ns");

@@ -24,6 +24,7 @@ static const struct noise_backend test_backend = { .name = "test" };
 struct fixture {
 	struct noise_params p;
 	struct noise_run run;
+	uint64_t seq;
 };
 
 /* A run of TOOL over CPUs 0-3, of which 0-2 are measured; the user column with USER. */
@@ -65,7 +66,7 @@ static char *print_with(void (*print)(FILE *, const struct noise_run *, time_t),
 
 static void add(struct fixture *fx, int cpu, enum timerlat_context c, uint64_t ns)
 {
-	noise_run_add_latency(&fx->run, cpu, c, ns);
+	noise_run_add_latency(&fx->run, cpu, c, ++fx->seq, ns);
 }
 
 static void test_top_table(void)
