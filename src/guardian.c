@@ -3,7 +3,9 @@
  * guardian - give borrowed kernel state back when its borrower dies.
  *
  * The guardian is a fork of the borrowing process (no exec: it only needs
- * open, write and rmdir). The two share a socket on which the borrower
+ * open, write and rmdir), forked twice so that it is not the borrower's
+ * child: tools and scripts take a run's children for its workload
+ * (timerlat's timerlatu/N processes are rtla's children, as upstream's). The two share a socket on which the borrower
  * sends small frames and the guardian only listens, after one byte of its
  * own that says it has left the borrower's session; a socket rather than a
  * pipe so that a send to a guardian that is gone fails with EPIPE instead
@@ -285,29 +287,52 @@ static void guardian_free(struct guardian *g)
 	free(g);
 }
 
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t0->tv_sec) * 1e3 + (now.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
 int guardian_stand_down(struct guardian *g)
 {
-	int status, ret = 0;
+	struct timespec t0;
+	int ret = 0;
 
 	if (!g)
 		return 0;
 	if (!g->broken)
 		ret = send_msg(g, GM_DONE, 0, NULL, NULL);
-	close(g->sock);
-	/* it exits at once on DONE; one that does not within 2 s is stuck */
-	for (int ms = 0;; ms++) {
-		pid_t r = waitpid(g->pid, &status, WNOHANG);
+	/*
+	 * It exits at once on DONE, which closes its end of the socket (it is
+	 * not our child: no waitpid); one still there after 2 s is stuck.
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd p = { g->sock, POLLIN, 0 };
+		double left = 2000 - ms_since(&t0);
+		char buf[64];
+		int r;
 
-		if (r == g->pid || (r < 0 && errno != EINTR))
-			break;
-		if (ms == 2000) {
+		if (left <= 0) {
 			warn_msg("the guardian (pid %d) did not stand down: killing it", g->pid);
 			kill(g->pid, SIGKILL);
-			waitpid(g->pid, &status, 0);
 			break;
 		}
-		nanosleep(&(struct timespec){ 0, 1000 * 1000 }, NULL);
+		r = poll(&p, 1, (int)left + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		if (r > 0) {
+			ssize_t n = recv(g->sock, buf, sizeof(buf), MSG_DONTWAIT);
+
+			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+				break;	/* its end is closed: it is gone */
+		}
 	}
+	close(g->sock);
 	guardian_free(g);
 	return ret;
 }
@@ -563,21 +588,19 @@ static int restore(struct gstate *s)
 	return failed;
 }
 
-static double ms_since(const struct timespec *t0)
-{
-	struct timespec now;
+/* What the guardian sends once it has detached: "R" and its pid. */
+struct ready_msg {
+	char ready;
+	pid_t pid;
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t0->tv_sec) * 1e3 + (now.tv_nsec - t0->tv_nsec) / 1e6;
-}
-
-static void __attribute__((noreturn)) guardian_main(int sock, int pidfd,
+static void __attribute__((noreturn)) guardian_main(int sock, int pidfd, pid_t borrower,
 						     const struct guardian_opts *o)
 {
 	int keep_fd = o->keep_fd;
 	int *const fds[] = { &sock, &pidfd, &keep_fd };
 	struct gstate s = { .record = o->record, .mark_dir = o->mark_dir };
-	pid_t borrower = getppid();
+	struct ready_msg ready = { 'R', getpid() };
 	struct timespec t0;
 	double settle_ms;
 	int failed;
@@ -586,7 +609,7 @@ static void __attribute__((noreturn)) guardian_main(int sock, int pidfd,
 	if (sock < 0)
 		_exit(1);
 	/* out of rtla's session now: a kill of its process group misses us */
-	if (send(sock, "R", 1, MSG_NOSIGNAL) != 1)
+	if (send(sock, &ready, sizeof(ready), MSG_NOSIGNAL) != sizeof(ready))
 		_exit(1);
 	s.sock = sock;
 	s.pidfd = pidfd;
@@ -615,14 +638,14 @@ static void __attribute__((noreturn)) guardian_main(int sock, int pidfd,
 }
 
 /*
- * The one byte the guardian sends once it has detached; 0 or -errno. Its
- * first steps are a few syscalls: one that is not there within 2 s (as for
- * its stand-down) is stuck.
+ * The message the guardian sends once it has detached, with its pid; 0 or
+ * -errno. Its first steps are a few syscalls: one that is not there within
+ * 2 s (as for its stand-down) is stuck.
  */
 static int wait_ready(struct guardian *g)
 {
 	struct pollfd p = { g->sock, POLLIN, 0 };
-	char c;
+	struct ready_msg m;
 	ssize_t n;
 	int r;
 
@@ -632,10 +655,12 @@ static int wait_ready(struct guardian *g)
 	if (r <= 0)
 		return r < 0 ? -errno : -ETIMEDOUT;
 	do
-		n = recv(g->sock, &c, 1, 0);
+		n = recv(g->sock, &m, sizeof(m), MSG_WAITALL);
 	while (n < 0 && errno == EINTR);
-	if (n == 1 && c == 'R')
+	if (n == sizeof(m) && m.ready == 'R' && m.pid > 0) {
+		g->pid = m.pid;
 		return 0;
+	}
 	return n < 0 ? -errno : -ECHILD;
 }
 
@@ -644,7 +669,7 @@ int guardian_start(struct guardian **gp, const struct guardian_opts *opts)
 	struct guardian *g = calloc(1, sizeof(*g));
 	sigset_t all, old;
 	int sv[2], pidfd, err;
-	pid_t pid;
+	pid_t pid, borrower;
 
 	*gp = NULL;
 	if (!g)
@@ -663,12 +688,19 @@ int guardian_start(struct guardian **gp, const struct guardian_opts *opts)
 	/* no signal may reach the child before it has set its own dispositions */
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
+	borrower = getpid();
 	pid = fork();
 	if (pid == 0) {
+		/* the guardian is the grandchild: its parent ends at once, and it is nobody's child */
 		close(sv[0]);
-		guardian_main(sv[1], pidfd, opts);
+		if (fork() == 0)
+			guardian_main(sv[1], pidfd, borrower, opts);
+		_exit(0);
 	}
 	err = errno;
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(sv[1]);
 	if (pidfd >= 0)
@@ -678,7 +710,6 @@ int guardian_start(struct guardian **gp, const struct guardian_opts *opts)
 		guardian_free(g);
 		return -err;
 	}
-	g->pid = pid;
 	g->sock = sv[0];
 	/*
 	 * Wait until it has its own session: until then a SIGKILL to rtla's
@@ -687,8 +718,8 @@ int guardian_start(struct guardian **gp, const struct guardian_opts *opts)
 	 */
 	err = wait_ready(g);
 	if (err) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
+		if (g->pid > 0)
+			kill(g->pid, SIGKILL);
 		close(g->sock);
 		guardian_free(g);
 		return err;

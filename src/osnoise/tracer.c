@@ -491,7 +491,7 @@ static int tracer_setup(struct noise_run *run)
 			return ret;
 
 	if (run->tool->tracer == TRACER_TIMERLAT)
-		return timerlat_kernel_start(&t->tl, run, ledger_guardian(&t->state.ledger));
+		return 0;	/* its threads start with tracing on (tracer_enable()) */
 	if (p->prio_given && (ret = threads_set_priority("osnoise/", &p->prio)))
 		return ret;
 	if (p->cgroup && (ret = threads_set_cgroup("osnoise/", p->cgroup_name)))
@@ -508,6 +508,13 @@ static int tracer_enable(struct noise_run *run)
 	trace_instance_set_on(&t->rec, true);
 	trace_instance_set_on(&t->tl.aa_instance, true);
 	trace_instance_set_on(&t->main, true);
+	/*
+	 * timerlat's workers only now: an activation of theirs that began
+	 * before tracing was on would show a thread latency without its IRQ
+	 */
+	if (run->tool->tracer == TRACER_TIMERLAT &&
+	    (ret = timerlat_kernel_start(&t->tl, run, ledger_guardian(&t->state.ledger))))
+		return ret;
 	if (p->warmup_s) {
 		debug_msg("warming up for %lld s", p->warmup_s);
 		for (long long s = 0; s < p->warmup_s && !run->stop_requested; s++)

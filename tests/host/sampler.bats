@@ -177,7 +177,7 @@ check_rows() {
 	start_bg hwnoise --backend sampler -d 60s -q
 	wait_instance "$BG"
 	# with its guardian: alone, rtla's SIGKILL is undone by it (guardian.bats)
-	kill -9 "$(pgrep -P "$BG" -x rtla-guardian)" "$BG"
+	kill -9 "$(guardian_of "$BG")" "$BG"
 	wait "$BG" || true
 	[ -d "$TRACING/instances/rtla_sampler_$BG" ]
 	old=$BG

@@ -48,3 +48,12 @@ verb_table() {
 	fi
 	printf '%s\n' "$names"
 }
+
+# guardian_of PID: the guardian of rtla run PID, if it started. It is
+# nobody's child; it holds the run's pidfd, whose fdinfo names the run.
+guardian_of() {
+	local f
+	f=$(grep -lx "Pid:[[:space:]]*$1" /proc/[0-9]*/fdinfo/* 2>/dev/null | head -n 1)
+	f=${f#/proc/}
+	echo "${f%%/*}"
+}

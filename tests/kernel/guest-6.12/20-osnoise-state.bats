@@ -97,8 +97,7 @@ kill_a_run() {
 	"$RTLA" hwnoise -c 1 -d 60s -q >/dev/null 2>&1 &
 	pid=$!
 	sleep 3
-	kill -KILL "$(ps -o pid,ppid,comm |
-		awk -v p="$pid" '$2 == p && $3 == "rtla-guardian" { print $1 }')" "$pid"
+	kill -KILL "$(guardian_of "$pid")" "$pid"
 	wait "$pid" || true
 }
 

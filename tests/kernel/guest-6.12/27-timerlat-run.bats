@@ -22,8 +22,12 @@ load /vm/lib/kill
 	chrt -p "$worker" | grep -q "SCHED_FIFO"
 	chrt -p "$worker" | grep -q "priority: 95"
 	# nothing of rtla's but the workers runs FIFO, and the guardian keeps no DMA request
-	guard=$(ps -o pid,ppid,comm | awk -v p="$pid" '$2 == p && $3 == "rtla-guardian" { print $1 }')
+	guard=$(guardian_of "$pid")
 	[ -n "$guard" ]
+	# nobody's child: scripts take rtla's children for its workload
+	children=$(grep -lx "PPid:[[:space:]]*$pid" /proc/[0-9]*/status | wc -l)
+	echo "rtla's children: $children"
+	[ "$children" -eq 1 ]
 	run ls -l "/proc/$guard/fd"
 	[ "$status" -eq 0 ]
 	[[ $output != *cpu_dma_latency* ]]

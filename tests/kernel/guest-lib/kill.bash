@@ -112,11 +112,10 @@ settled_within_1s() {
 }
 
 # Before a kill: the guardian of run $pid, if it started, in GUARD (this
-# guest has no pgrep); SETUP is true once the run wrote its record (its
-# signal handlers came first)
+# guest has no pgrep; the guardian is nobody's child, and the one run's);
+# SETUP is true once the run wrote its record (its signal handlers came first)
 look_at_run() {
-	GUARD=$(ps -o pid,ppid,comm |
-		awk -v p="$pid" '$2 == p && $3 == "rtla-guardian" { print $1 }')
+	GUARD=$(guardian_of "$pid")
 	SETUP=false
 	[ ! -s /run/rtla/osnoise.state ] || SETUP=true
 }

@@ -21,6 +21,15 @@ snapshot() {
 	done
 }
 
+# guardian_of PID: the guardian of rtla run PID, if it started. It is
+# nobody's child; it holds the run's pidfd, whose fdinfo names the run.
+guardian_of() {
+	local f
+	f=$(grep -lx "Pid:[[:space:]]*$1" /proc/[0-9]*/fdinfo/* 2>/dev/null | head -n 1)
+	f=${f#/proc/}
+	echo "${f%%/*}"
+}
+
 # Settings that differ from the kernel defaults, so that a run which "restores"
 # to the defaults instead of to what it found is caught.
 unusual_settings() {
