@@ -11,12 +11,27 @@
 # timerlat/N threads (children of kthreadd), and every child of rtla but the
 # action's shell. Diagnostics go to stderr.
 
-ppid() { awk '/^PPid:/ { print $2 }' "/proc/$1/status"; }
+# bash builtins only: a fork per process of the guest would make the action
+# take seconds under TCG, while the run waits for it
+ppid() {
+	local k v
+	while read -r k v; do
+		if [ "$k" = PPid: ]; then
+			echo "$v"
+			return 0
+		fi
+	done <"/proc/$1/status"
+}
+
+comm() {
+	local c
+	read -r c <"/proc/$1/comm" && echo "$c"
+}
 
 # rtla is the first ancestor named rtla; the action's shell is its child on the way
 shell=$$
 rtla=$(ppid $$)
-while [ "$rtla" -gt 1 ] && [ "$(cat "/proc/$rtla/comm")" != rtla ]; do
+while [ "$rtla" -gt 1 ] && [ "$(comm "$rtla")" != rtla ]; do
 	shell=$rtla
 	rtla=$(ppid "$rtla")
 done
@@ -25,7 +40,7 @@ kernel_pids() {
 	local d
 	for d in /proc/[0-9]*; do
 		[ "$(ppid "${d#/proc/}" 2>/dev/null)" = 2 ] || continue
-		grep -Eqx '(osnoise|timerlat)/[0-9]+' "$d/comm" 2>/dev/null && echo "${d#/proc/}"
+		[[ $(comm "${d#/proc/}" 2>/dev/null) =~ ^(osnoise|timerlat)/[0-9]+$ ]] && echo "${d#/proc/}"
 	done
 }
 
@@ -38,7 +53,7 @@ user_pids() {
 }
 
 for pid in $(kernel_pids) $(user_pids); do
-	echo "workload: $pid $(cat "/proc/$pid/comm") ppid $(ppid "$pid")" \
+	echo "workload: $pid $(comm "$pid") ppid $(ppid "$pid")" \
 		"$(chrt -p "$pid" | sed 's/.*: //' | xargs) cpus $(taskset -cp "$pid" | sed 's/.*: //')" >&2
 done
 
