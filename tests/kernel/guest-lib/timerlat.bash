@@ -78,7 +78,7 @@ tl_hist_row() {
 # histogram for that bucket size and number of entries, with its index: an
 # Index line naming the columns, rows in increasing index order, each index a
 # multiple of BUCKET below BUCKET * ENTRIES with one count per column and not
-# all zero; the over row; count = the rows' sum + over per column; min and max
+# all zero (none at all only when everything is over); the over row; count = the rows' sum + over per column; min and max
 # (exact latencies, not bucket floors) in the first and last bucket with a
 # count (max past the last bucket when over > 0), avg between them; then the
 # ALL block: per context the sum of the counts, the least min, the greatest max.
@@ -115,7 +115,7 @@ tl_hist_shape() {
 		}
 		state == 1 && /^over:/ {
 			if (NF != ncol + 1) fail("not one over count per column")
-			for (i = 2; i <= NF; i++) over[i] = $i
+			for (i = 2; i <= NF; i++) { over[i] = $i; over_sum += $i }
 			state = 2
 			next
 		}
@@ -178,7 +178,8 @@ tl_hist_shape() {
 		}
 		END {
 			if (bad) exit 1
-			if (!rows) { print "tl_hist_shape: no row with a count"; exit 1 }
+			# no row at all only where every latency passed the last bucket
+			if (!rows && !over_sum) { print "tl_hist_shape: no row with a count"; exit 1 }
 			if (state != 5) { print "tl_hist_shape: no over, summary and ALL rows (state " state ")"; exit 1 }
 			print "tl_hist_shape: " rows " rows, " ncol " columns"
 		}
