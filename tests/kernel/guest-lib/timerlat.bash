@@ -78,10 +78,11 @@ tl_hist_row() {
 # histogram for that bucket size and number of entries, with its index: an
 # Index line naming the columns, rows in increasing index order, each index a
 # multiple of BUCKET below BUCKET * ENTRIES with one count per column and not
-# all zero (none at all only when everything is over); the over row; count = the rows' sum + over per column; min and max
-# (exact latencies, not bucket floors) in the first and last bucket with a
-# count (max past the last bucket when over > 0), avg between them; then the
-# ALL block: per context the sum of the counts, the least min, the greatest max.
+# all zero (no row at all only when everything is over); the over row;
+# count = the rows' sum + over per column; min and max (exact latencies, not
+# bucket floors) in the first and last bucket with a count (max past the last
+# bucket when over > 0), avg between them; then the ALL block: per context the
+# sum of the counts, the least min, the greatest max.
 tl_hist_shape() {
 	awk -v bs="$1" -v entries="$2" '
 		function fail(why) {
