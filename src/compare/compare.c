@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * compare - `rtla compare BASE.json NEW.json`: judge a noise run against a
- * baseline run, CPU by CPU.
+ * compare - `rtla compare BASE.json NEW.json`: judge a noise or timerlat run
+ * against a baseline run, CPU by CPU.
  *
  * Both files are the records the noise tools write (-J, --json-file). Every
  * figure both records hold for a CPU is shown with its delta; the latency
@@ -34,30 +34,51 @@ enum { OPT_TOLERANCE = CLI_LONG, OPT_MAX_INCREASE };
 #define RESOLUTION_US		1.0	/* below this a time did not really change */
 #define COMPARE_SCHEMA_VERSION	1
 
+/*
+ * timerlat's figures of a context: in the record's object CONTEXT, as the
+ * --fail-if metrics name them (irq_max_us, p99_thread_us), in us
+ */
+#define TL_FIGURES(c) \
+	{ c "_max_us", true, false, true, c, "max_ns", 1e-3 }, \
+	{ c "_avg_us", true, false, true, c, "avg_ns", 1e-3 }, \
+	{ c "_min_us", true, false, true, c, "min_ns", 1e-3 }, \
+	{ "p50_" c "_us", true, false, true, c, "p50_us", 1 }, \
+	{ "p90_" c "_us", true, false, true, c, "p90_us", 1 }, \
+	{ "p99_" c "_us", true, false, true, c, "p99_us", 1 }, \
+	{ "p999_" c "_us", true, false, true, c, "p999_us", 1 }, \
+	{ "p9999_" c "_us", true, false, true, c, "p9999_us", 1 }, \
+	{ c "_sample_count", false, false, false, c, "count", 1 }
+
 /* The figures of a record's CPU compared, worse when higher unless said otherwise. */
 static const struct {
 	const char *key;
 	bool judged;		/* by --tolerance; the others only by --max-increase */
 	bool lower_is_worse;	/* cpu_available_pct */
 	bool time;		/* in us: the resolution applies */
+	const char *object;	/* NULL: the CPU's own field KEY; else FIELD of that object */
+	const char *field;
+	double scale;		/* to the figure's unit */
 } figures[] = {
-	{ "max_single_us", true, false, true },
-	{ "max_noise_us", true, false, true },
-	{ "noise_us", true, false, true },
-	{ "cpu_available_pct", true, true, false },
-	{ "max_us", true, false, true },
-	{ "avg_us", true, false, true },
-	{ "p50_us", true, false, true },
-	{ "p90_us", true, false, true },
-	{ "p99_us", true, false, true },
-	{ "p999_us", true, false, true },
-	{ "p9999_us", true, false, true },
-	{ "count", false, false, false },
-	{ "hw_count", false, false, false },
-	{ "nmi_count", false, false, false },
-	{ "irq_count", false, false, false },
-	{ "softirq_count", false, false, false },
-	{ "thread_count", false, false, false },
+	{ "max_single_us", true, false, true, NULL, NULL, 1 },
+	{ "max_noise_us", true, false, true, NULL, NULL, 1 },
+	{ "noise_us", true, false, true, NULL, NULL, 1 },
+	{ "cpu_available_pct", true, true, false, NULL, NULL, 1 },
+	{ "max_us", true, false, true, NULL, NULL, 1 },
+	{ "avg_us", true, false, true, NULL, NULL, 1 },
+	{ "p50_us", true, false, true, NULL, NULL, 1 },
+	{ "p90_us", true, false, true, NULL, NULL, 1 },
+	{ "p99_us", true, false, true, NULL, NULL, 1 },
+	{ "p999_us", true, false, true, NULL, NULL, 1 },
+	{ "p9999_us", true, false, true, NULL, NULL, 1 },
+	{ "count", false, false, false, NULL, NULL, 1 },
+	{ "hw_count", false, false, false, NULL, NULL, 1 },
+	{ "nmi_count", false, false, false, NULL, NULL, 1 },
+	{ "irq_count", false, false, false, NULL, NULL, 1 },
+	{ "softirq_count", false, false, false, NULL, NULL, 1 },
+	{ "thread_count", false, false, false, NULL, NULL, 1 },
+	TL_FIGURES("irq"),
+	TL_FIGURES("thread"),
+	TL_FIGURES("user"),
 };
 
 #define NR_FIGURES ARRAY_SIZE(figures)
@@ -66,7 +87,8 @@ enum { COL_CPU, COL_METRIC, COL_BASE, COL_NEW, COL_DELTA, COL_CHANGE, COL_LIMIT,
 
 static const struct out_column cols[] = {
 	[COL_CPU] = { "CPU", "cpu", OUT_NUM, 3, OUT_RIGHT, "the CPU" },
-	[COL_METRIC] = { "METRIC", "metric", OUT_STR, 17, 0, "the figure, as in the records" },
+	[COL_METRIC] = { "METRIC", "metric", OUT_STR, 17, 0,
+			 "the figure, as in the records (timerlat's as --fail-if names them)" },
 	[COL_BASE] = { "BASE", "base", OUT_NUM, 10, OUT_RIGHT, "its value in BASE.json" },
 	[COL_NEW] = { "NEW", "new", OUT_NUM, 10, OUT_RIGHT, "its value in NEW.json" },
 	[COL_DELTA] = { "DELTA", "delta", OUT_NUM, 10, OUT_RIGHT, "NEW - BASE" },
@@ -117,8 +139,9 @@ const struct cli_spec compare_cli = {
 static void compare_usage(FILE *f)
 {
 	fputs("Usage: rtla compare [options] BASE.json NEW.json\n\n"
-	      "Compare a noise run (the JSON record of osnoise top/hist, hwnoise) with a\n"
-	      "baseline run, CPU by CPU; exit 2 when a figure regressed.\n\n"
+	      "Compare a noise or timer latency run (the JSON record of osnoise top/hist,\n"
+	      "hwnoise [hist], timerlat top/hist) with a baseline run, CPU by CPU; exit 2\n"
+	      "when a figure regressed.\n\n"
 	      "Options:\n", f);
 	cli_print_options(&compare_cli, f);
 	out_usage(f, cols, NCOLS);
@@ -174,6 +197,7 @@ static int parse_max_increase(const char *s, struct limits *l, char *err)
 /* The schema names of the records a noise tool writes (json_record_begin()). */
 static const char *const noise_schemas[] = {
 	"rtla-osnoise-top", "rtla-osnoise-hist", "rtla-hwnoise", "rtla-hwnoise-hist",
+	"rtla-timerlat-top", "rtla-timerlat-hist",
 };
 
 static bool is_noise_schema(const char *name)
@@ -207,8 +231,8 @@ static struct jv *load_record(const char *path)
 	schema = jv_str(jv_get(v, "schema"), "name", "");
 	if (!is_noise_schema(schema)) {
 		err_msg("%s: not a record of a noise tool (its schema is '%s'; compare takes "
-			"records of osnoise top, osnoise hist, hwnoise and hwnoise hist)", path,
-			schema);
+			"records of osnoise top, osnoise hist, hwnoise, hwnoise hist, timerlat top "
+			"and timerlat hist)", path, schema);
 		jv_free(v);
 		return NULL;
 	}
@@ -266,8 +290,21 @@ struct tally {
 	int regressions, compared;
 };
 
+/* Figure F of a record's CPU object C, in its unit; false where the record has none. */
+static bool figure_value(const struct jv *c, size_t f, double *v)
+{
+	const struct jv *o = figures[f].object ? jv_get(c, figures[f].object) : c;
+	const struct jv *x = o && o->type == JV_OBJ ?
+			     jv_get(o, figures[f].field ? figures[f].field : figures[f].key) : NULL;
+
+	if (!x || x->type != JV_NUM)
+		return false;
+	*v = x->num * (figures[f].scale ? figures[f].scale : 1);
+	return true;
+}
+
 static void add_row(struct out_table *t, int cpu, const char *metric,
-		    const struct jv *bv, const struct jv *nv, const char *limit, const char *verdict)
+		    const double *bv, const double *nv, const char *limit, const char *verdict)
 {
 	struct out_row *r = out_row_add(t);
 	double delta = 0;
@@ -275,18 +312,18 @@ static void add_row(struct out_table *t, int cpu, const char *metric,
 	out_set_fmt(r, COL_CPU, "%d", cpu);
 	out_set_str(r, COL_METRIC, metric);
 	if (bv)
-		out_set_fmt(r, COL_BASE, "%.10g", bv->num);
+		out_set_fmt(r, COL_BASE, "%.10g", *bv);
 	else
 		out_set_none(r, COL_BASE);
 	if (nv)
-		out_set_fmt(r, COL_NEW, "%.10g", nv->num);
+		out_set_fmt(r, COL_NEW, "%.10g", *nv);
 	else
 		out_set_none(r, COL_NEW);
 	if (bv && nv) {
-		delta = nv->num - bv->num;
+		delta = *nv - *bv;
 		out_set_fmt(r, COL_DELTA, "%.10g", delta);
-		if (bv->num)
-			out_set_fmt(r, COL_CHANGE, "%.1f", delta / fabs(bv->num) * 100);
+		if (*bv)
+			out_set_fmt(r, COL_CHANGE, "%.1f", delta / fabs(*bv) * 100);
 		else
 			out_set_none(r, COL_CHANGE);
 	} else {
@@ -333,21 +370,21 @@ static void compare_cpu(struct out_table *t, const struct jv *bc, const struct j
 			const struct limits *l, struct tally *tally)
 {
 	for (size_t f = 0; f < NR_FIGURES; f++) {
-		const struct jv *bv = jv_get(bc, figures[f].key), *nv = jv_get(nc, figures[f].key);
 		char limit[32];
 		const char *verdict;
 		bool regression;
+		double bv, nv;
 
-		if (!bv || bv->type != JV_NUM)
+		if (!figure_value(bc, f, &bv))
 			continue;	/* the baseline did not measure it: nothing to judge */
-		if (!nv || nv->type != JV_NUM) {
+		if (!figure_value(nc, f, &nv)) {
 			/* a figure the baseline has and NEW lost is not a pass */
-			add_row(t, cpu, figures[f].key, bv, NULL, NULL, "missing");
+			add_row(t, cpu, figures[f].key, &bv, NULL, NULL, "missing");
 			tally->regressions++;
 			continue;
 		}
-		verdict = judge(f, bv->num, nv->num, l, limit, sizeof(limit), &regression);
-		add_row(t, cpu, figures[f].key, bv, nv, limit[0] ? limit : NULL, verdict);
+		verdict = judge(f, bv, nv, l, limit, sizeof(limit), &regression);
+		add_row(t, cpu, figures[f].key, &bv, &nv, limit[0] ? limit : NULL, verdict);
 		tally->regressions += regression;
 		tally->compared++;
 	}

@@ -138,11 +138,32 @@ void gate_junit(FILE *f, const struct noise_run *run, const struct gate_criteria
 
 /* ---- Prometheus ------------------------------------------------------------- */
 
-/* Each gate metric under its base-unit name; UNIT_SCALE turns our unit into it. */
+/*
+ * timerlat's, per context: the three contexts of a metric share its name,
+ * told apart by a context label (and its percentiles by a percentile label)
+ */
+#define TL_PROM(metric, name, scale, help) \
+	{ metric, name, "context=\"irq\"", scale, help }, \
+	{ metric + 1, name, "context=\"thread\"", scale, help }, \
+	{ metric + 2, name, "context=\"user\"", scale, help }
+#define TL_PROM_PCT(i, pct) \
+	{ GATE_TL_P50 + 3 * (i), "rtla_timerlat_latency_percentile_seconds", \
+	  "context=\"irq\",percentile=\"" pct "\"", 1e-6, TL_PCT_HELP }, \
+	{ GATE_TL_P50 + 3 * (i) + 1, "rtla_timerlat_latency_percentile_seconds", \
+	  "context=\"thread\",percentile=\"" pct "\"", 1e-6, TL_PCT_HELP }, \
+	{ GATE_TL_P50 + 3 * (i) + 2, "rtla_timerlat_latency_percentile_seconds", \
+	  "context=\"user\",percentile=\"" pct "\"", 1e-6, TL_PCT_HELP }
+#define TL_PCT_HELP "Timer latency percentiles (nearest rank, 1 us resolution), in seconds."
+#define NOISE_PCT_HELP "Single noise percentiles (nearest rank, 1 us resolution), in seconds."
+
+/*
+ * Each gate metric under its base-unit name; SCALE turns our unit into it.
+ * Rows of one name are next to each other: the name's HELP and TYPE once.
+ */
 static const struct {
 	enum gate_metric metric;
 	const char *name;
-	const char *quantile;	/* the single-noise quantiles share one name */
+	const char *labels;	/* told apart within a name: percentile="99", context="irq" */
 	double scale;
 	const char *help;	/* NULL: the gate metric's own */
 } prom_metrics[] = {
@@ -154,17 +175,29 @@ static const struct {
 	  "All noise of the run on the CPU, in seconds." },
 	{ GATE_AVAIL, "rtla_noise_cpu_available_ratio", NULL, 1e-2,
 	  "Share of the runtime the measuring thread had the CPU (0 to 1)." },
-	{ GATE_P50, "rtla_noise_single_percentile_seconds", "50", 1e-6, NULL },
-	{ GATE_P90, "rtla_noise_single_percentile_seconds", "90", 1e-6, NULL },
-	{ GATE_P99, "rtla_noise_single_percentile_seconds", "99", 1e-6, NULL },
-	{ GATE_P999, "rtla_noise_single_percentile_seconds", "99.9", 1e-6, NULL },
-	{ GATE_P9999, "rtla_noise_single_percentile_seconds", "99.99", 1e-6, NULL },
+	{ GATE_P50, "rtla_noise_single_percentile_seconds", "percentile=\"50\"", 1e-6, NOISE_PCT_HELP },
+	{ GATE_P90, "rtla_noise_single_percentile_seconds", "percentile=\"90\"", 1e-6, NOISE_PCT_HELP },
+	{ GATE_P99, "rtla_noise_single_percentile_seconds", "percentile=\"99\"", 1e-6, NOISE_PCT_HELP },
+	{ GATE_P999, "rtla_noise_single_percentile_seconds", "percentile=\"99.9\"", 1e-6,
+	  NOISE_PCT_HELP },
+	{ GATE_P9999, "rtla_noise_single_percentile_seconds", "percentile=\"99.99\"", 1e-6,
+	  NOISE_PCT_HELP },
 	{ GATE_SAMPLES, "rtla_noise_samples", NULL, 1, NULL },
 	{ GATE_HW, "rtla_noise_hw_events", NULL, 1, NULL },
 	{ GATE_NMI, "rtla_noise_nmi_events", NULL, 1, NULL },
 	{ GATE_IRQ, "rtla_noise_irq_events", NULL, 1, NULL },
 	{ GATE_SOFTIRQ, "rtla_noise_softirq_events", NULL, 1, NULL },
 	{ GATE_THREAD, "rtla_noise_thread_events", NULL, 1, NULL },
+	TL_PROM(GATE_TL_MAX, "rtla_timerlat_max_latency_seconds", 1e-6,
+		"Longest timer latency of the context on the CPU, in seconds."),
+	TL_PROM(GATE_TL_AVG, "rtla_timerlat_avg_latency_seconds", 1e-6,
+		"Average timer latency of the context on the CPU, in seconds."),
+	TL_PROM(GATE_TL_MIN, "rtla_timerlat_min_latency_seconds", 1e-6,
+		"Shortest timer latency of the context on the CPU, in seconds."),
+	TL_PROM(GATE_TL_COUNT, "rtla_timerlat_latencies", 1,
+		"Timer latencies measured in the context on the CPU."),
+	TL_PROM_PCT(0, "50"), TL_PROM_PCT(1, "90"), TL_PROM_PCT(2, "99"), TL_PROM_PCT(3, "99.9"),
+	TL_PROM_PCT(4, "99.99"),
 };
 
 #define NR_PROM ARRAY_SIZE(prom_metrics)
@@ -181,9 +214,9 @@ static void prom_label_value(FILE *f, const char *s)
 	}
 }
 
-/* {cpu="3",tool="hwnoise",backend="sampler",host="h"}, cpu < 0 leaves it out */
+/* {cpu="3",tool="hwnoise",backend="sampler",host="h"[,LABELS]}, cpu < 0 leaves it out */
 static void prom_labels(FILE *f, const struct noise_run *run, const char *host, int cpu,
-			const char *quantile)
+			const char *labels)
 {
 	fputc('{', f);
 	if (cpu >= 0)
@@ -193,8 +226,8 @@ static void prom_labels(FILE *f, const struct noise_run *run, const char *host, 
 	fprintf(f, "\",backend=\"%s\",host=\"", run->backend->name);
 	prom_label_value(f, host);
 	fputc('"', f);
-	if (quantile)
-		fprintf(f, ",percentile=\"%s\"", quantile);
+	if (labels)
+		fprintf(f, ",%s", labels);
 	fputs("} ", f);
 }
 
@@ -229,9 +262,7 @@ void gate_prometheus(FILE *f, const struct noise_run *run, const struct gate_cri
 				any |= fig[cpu].have[prom_metrics[k].metric];
 		if (!any)
 			continue;
-		prom_head(f, prom_metrics[i].name, prom_metrics[i].quantile ?
-			  "Single noise percentiles (nearest rank, 1 us resolution), in seconds." :
-			  prom_metrics[i].help ? prom_metrics[i].help :
+		prom_head(f, prom_metrics[i].name, prom_metrics[i].help ? prom_metrics[i].help :
 			  gate_metrics[prom_metrics[i].metric].help);
 		for (size_t k = i; k < NR_PROM && !strcmp(prom_metrics[k].name, prom_metrics[i].name); k++) {
 			for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
@@ -240,14 +271,16 @@ void gate_prometheus(FILE *f, const struct noise_run *run, const struct gate_cri
 				if (!fig[cpu].have[m])
 					continue;
 				fputs(prom_metrics[k].name, f);
-				prom_labels(f, run, u.nodename, cpu, prom_metrics[k].quantile);
+				prom_labels(f, run, u.nodename, cpu, prom_metrics[k].labels);
 				fprintf(f, "%.10g\n", fig[cpu].v[m] * prom_metrics[k].scale);
 			}
 		}
 	}
 
-	prom_head(f, "rtla_noise_periods", "Measurement periods completed on the CPU.");
-	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+	/* timerlat has no periods: its counts are rtla_timerlat_latencies */
+	if (run->tool->tracer != TRACER_TIMERLAT)
+		prom_head(f, "rtla_noise_periods", "Measurement periods completed on the CPU.");
+	for (int cpu = 0; cpu < p->nr_cpus && run->tool->tracer != TRACER_TIMERLAT; cpu++) {
 		if (!CPU_ISSET(cpu, &p->cpus))
 			continue;
 		fputs("rtla_noise_periods", f);

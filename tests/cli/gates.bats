@@ -106,7 +106,7 @@ EOF_CASES
 		echo "-> $status: '$stderr'"
 		[ "$status" -eq 1 ]
 		[ -z "$output" ]
-		[ "$stderr" = "rtla compare: $BATS_TEST_TMPDIR/dhry.json: not a record of a noise tool (its schema is 'rtla-dhry'; compare takes records of osnoise top, osnoise hist, hwnoise and hwnoise hist)" ]
+		[ "$stderr" = "rtla compare: $BATS_TEST_TMPDIR/dhry.json: not a record of a noise tool (its schema is 'rtla-dhry'; compare takes records of osnoise top, osnoise hist, hwnoise, hwnoise hist, timerlat top and timerlat hist)" ]
 	done
 }
 
