@@ -260,6 +260,35 @@ static void test_percentiles_and_gate(void)
 	fixture_free(&fx);
 }
 
+/* Prometheus: timerlat's gauges by context, no periods */
+static void test_prometheus(void)
+{
+	struct gate_criteria c = { 0 };
+	struct gate_verdict v = { .first_failed = -1 };
+	struct fixture fx;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	fixture_init(&fx, &timerlat_hist_tool, true);
+	add(&fx, 0, TL_THREAD, 12500);
+	f = open_memstream(&out, &len);
+	gate_prometheus(f, &fx.run, &c, &v);
+	fclose(f);
+	ok(strstr(out, "# TYPE rtla_timerlat_max_latency_seconds gauge\n") != NULL, "a gauge");
+	ok(strstr(out, "rtla_timerlat_max_latency_seconds{cpu=\"0\",tool=\"timerlat hist\","
+		       "backend=\"test\",host=\"") != NULL, "with the run's labels");
+	ok(strstr(out, "\",context=\"thread\"} 1.2e-05\n") != NULL,
+	   "the thread context's 12 us (hist's whole us), in seconds");
+	ok(strstr(out, "rtla_timerlat_latencies{cpu=\"0\"") && strstr(out, ",context=\"irq\"} 0\n"),
+	   "a count of 0 where a context measured nothing");
+	ok(strstr(out, ",context=\"thread\",percentile=\"99.99\"} 1.2e-05\n") != NULL,
+	   "the percentiles with both labels");
+	ok(!strstr(out, "rtla_noise_periods"), "no periods");
+	free(out);
+	fixture_free(&fx);
+}
+
 static int parse(const struct noise_tool *tool, struct noise_params *p, const char *args)
 {
 	char *argv[32], buf[512];
@@ -374,6 +403,7 @@ int main(void)
 	test_top_table();
 	test_hist();
 	test_percentiles_and_gate();
+	test_prometheus();
 	test_options();
 	test_idle_states();
 	return tap_done();
