@@ -93,7 +93,8 @@ MANS      := $(DOCS:Documentation/%.rst=$(BUILD)/man/%.1)
 RST2MAN   := $(firstword $(shell command -v rst2man rst2man.py 2>/dev/null))
 # Names that reach a page as well ("man osnoise"): installed as .so stubs,
 # which man-db and mandoc follow. alias:page, both in section 1.
-MAN_ALIASES := osnoise:rtla-osnoise-top rtla-osnoise:rtla-osnoise-top hwnoise:rtla-hwnoise
+MAN_ALIASES := osnoise:rtla-osnoise-top rtla-osnoise:rtla-osnoise-top hwnoise:rtla-hwnoise \
+	       timerlat:rtla-timerlat-top rtla-timerlat:rtla-timerlat-top
 man_alias  = $(word 1,$(subst :, ,$(1)))
 man_page   = $(word 2,$(subst :, ,$(1)))
 
@@ -196,6 +197,8 @@ $(BUILD)/man/%.1: Documentation/%.rst
 
 # rtla-hwnoise.rst includes the option list of rtla-osnoise-top.rst.
 $(BUILD)/man/rtla-hwnoise.1: Documentation/rtla-osnoise-top.rst
+# rtla-timerlat-hist.rst includes the option list of rtla-timerlat-top.rst.
+$(BUILD)/man/rtla-timerlat-hist.1: Documentation/rtla-timerlat-top.rst
 
 unit: $(UNIT_BINS)
 

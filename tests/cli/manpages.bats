@@ -31,12 +31,13 @@ install_into() {
 	fi
 }
 
-@test "make install: man rtla, osnoise, hwnoise and every rtla page reach a page" {
+@test "make install: man rtla, osnoise, hwnoise, timerlat and every rtla page reach a page" {
 	needs_man_tools
 	install_into "$tmp/root"
 	export MANPATH=$tmp/root/usr/share/man
 	local name path missing=()
 	for name in rtla osnoise hwnoise rtla-osnoise rtla-osnoise-top rtla-osnoise-hist rtla-hwnoise \
+		timerlat rtla-timerlat rtla-timerlat-top rtla-timerlat-hist \
 		rtla-dhry rtla-capdump rtla-mdwe rtla-parport rtla-damos rtla-features rtla-capture rtla-compare; do
 		path=$(man -w "$name" 2>&1) || { missing+=("$name: $path"); continue; }
 		[[ $path == "$MANPATH"/man1/* ]] || missing+=("$name: found $path, outside DESTDIR")
@@ -51,7 +52,8 @@ install_into() {
 	needs_man_tools
 	install_into "$tmp/root"
 	local dir=$tmp/root/usr/share/man/man1 alias page text
-	for alias in osnoise:rtla-osnoise-top rtla-osnoise:rtla-osnoise-top hwnoise:rtla-hwnoise; do
+	for alias in osnoise:rtla-osnoise-top rtla-osnoise:rtla-osnoise-top hwnoise:rtla-hwnoise \
+		timerlat:rtla-timerlat-top rtla-timerlat:rtla-timerlat-top; do
 		page=${alias#*:} alias=${alias%%:*}
 		[ "$(cat "$dir/$alias.1")" = ".so man1/$page.1" ] || {
 			echo "$alias.1 holds: $(cat "$dir/$alias.1")"
@@ -159,6 +161,14 @@ check_help_in_page() {
 	check_help_in_page rtla-hwnoise hwnoise
 }
 
+@test "every option of rtla timerlat top --help is in rtla-timerlat-top.rst" {
+	check_help_in_page rtla-timerlat-top timerlat top
+}
+
+@test "every option of rtla timerlat hist --help is in rtla-timerlat-hist.rst" {
+	check_help_in_page rtla-timerlat-hist timerlat hist
+}
+
 # every other command of the table, each with its page rtla-COMMAND.rst (a
 # new command is checked without a new test, and fails until its page exists)
 @test "every option of each other command's --help is in its rtla-COMMAND.rst" {
@@ -166,7 +176,7 @@ check_help_in_page() {
 	# from the source's table: a list rtla gave could be empty and pass
 	names=$(command_names)
 	for cmd in $names; do
-		case $cmd in osnoise | hwnoise | help) continue ;; esac
+		case $cmd in osnoise | hwnoise | timerlat | help) continue ;; esac
 		echo "rtla $cmd --help against rtla-$cmd.rst"
 		check_help_in_page "rtla-$cmd" "$cmd" || failed=1
 	done
