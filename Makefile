@@ -98,6 +98,9 @@ MAN_ALIASES := osnoise:rtla-osnoise-top rtla-osnoise:rtla-osnoise-top hwnoise:rt
 man_alias  = $(word 1,$(subst :, ,$(1)))
 man_page   = $(word 2,$(subst :, ,$(1)))
 
+# The names rtla answers to as its own commands (main.c): installed as links.
+TOOL_LINKS := osnoise hwnoise timerlat
+
 # Bash completion: where bash-completion loads it from (its .pc file, moved
 # under PREFIX: /usr/local/share is on bash-completion's XDG_DATA_DIRS path).
 COMPLETION  := $(wildcard scripts/rtla-completion.bash)
@@ -232,7 +235,7 @@ vm-run: $(RTLA)
 
 # ---------------------------------------------------------------------------
 # make bundle: what to copy onto a board that has a kernel and busybox. One
-# static rtla (stripped) with osnoise and hwnoise links, in a folder and a
+# static rtla (stripped) with the $(TOOL_LINKS) links, in a folder and a
 # .tar.gz: $(BUILD)/bundle/rtla-VERSION-ARCH[.tar.gz]. Native or cross
 # (make CROSS_COMPILE=aarch64-linux-gnu- bundle). Debian has no static
 # libsmartcols: scripts/static-smartcols.sh builds it from util-linux's
@@ -260,7 +263,7 @@ bundle: $(STATIC_RTLA)
 	$(call quiet,BUNDLE,$(BUNDLE_DIR))
 	$(Q)rm -rf $(BUNDLE_DIR) && mkdir -p $(BUNDLE_DIR)
 	$(Q)$(STRIP) -o $(BUNDLE_DIR)/rtla $(STATIC_RTLA)
-	$(Q)ln -s rtla $(BUNDLE_DIR)/osnoise && ln -s rtla $(BUNDLE_DIR)/hwnoise
+	$(Q)for l in $(TOOL_LINKS); do ln -s rtla $(BUNDLE_DIR)/$$l || exit 1; done
 	$(Q)tar -C $(BUILD)/bundle -czf $(BUILD)/bundle/$(BUNDLE_NAME).tar.gz --owner=0 --group=0 $(BUNDLE_NAME)
 	@printf '  %-7s %s: rtla %s bytes, %s %s bytes\n' SIZE $(BUNDLE_NAME) \
 		$$(stat -c %s $(BUNDLE_DIR)/rtla) $(BUNDLE_NAME).tar.gz $$(stat -c %s $(BUILD)/bundle/$(BUNDLE_NAME).tar.gz)
@@ -271,20 +274,19 @@ bench: all
 install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 $(RTLA) $(DESTDIR)$(BINDIR)/rtla
-	ln -sf rtla $(DESTDIR)$(BINDIR)/osnoise
-	ln -sf rtla $(DESTDIR)$(BINDIR)/hwnoise
+	for l in $(TOOL_LINKS); do ln -sf rtla $(DESTDIR)$(BINDIR)/$$l || exit 1; done
 	$(if $(wildcard $(MANS)),install -d $(DESTDIR)$(MANDIR) && install -m 0644 $(wildcard $(MANS)) $(DESTDIR)$(MANDIR))
 	$(foreach a,$(MAN_ALIASES),$(if $(wildcard $(BUILD)/man/$(call man_page,$(a)).1),\
 		printf '.so man1/%s.1\n' $(call man_page,$(a)) >$(DESTDIR)$(MANDIR)/$(call man_alias,$(a)).1;))
 	$(if $(COMPLETION),install -d $(DESTDIR)$(BASHCOMPDIR) && \
 		install -m 0644 $(COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/rtla && \
-		ln -sf rtla $(DESTDIR)$(BASHCOMPDIR)/osnoise && ln -sf rtla $(DESTDIR)$(BASHCOMPDIR)/hwnoise)
+		for l in $(TOOL_LINKS); do ln -sf rtla $(DESTDIR)$(BASHCOMPDIR)/$$l || exit 1; done)
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/rtla $(DESTDIR)$(BINDIR)/osnoise $(DESTDIR)$(BINDIR)/hwnoise
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,rtla $(TOOL_LINKS))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(MANS)) \
 		$(foreach a,$(MAN_ALIASES),$(call man_alias,$(a)).1))
-	rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,rtla osnoise hwnoise)
+	rm -f $(addprefix $(DESTDIR)$(BASHCOMPDIR)/,rtla $(TOOL_LINKS))
 
 clean:
 	rm -rf $(BUILD)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# bash completion for rtla, and for its osnoise and hwnoise links.
+# bash completion for rtla, and for its osnoise, hwnoise and timerlat links.
 #
 # The candidates come from rtla itself ("rtla __complete CWORD WORD..."),
 # which reads them from each command's option description, so this file
@@ -44,4 +44,4 @@ _rtla()
 	COMPREPLY=("${candidates[@]}")
 }
 
-complete -F _rtla rtla osnoise hwnoise
+complete -F _rtla rtla osnoise hwnoise timerlat

@@ -143,7 +143,7 @@ static bool swapped_letters(const char *a, const char *b)
 /*
  * A command NAME is plausibly a typo of: one or two edits away (one for
  * short names), two letters swapped, or a prefix of at least two letters.
- * An unrelated word ("version", "timerlat") gets no suggestion.
+ * An unrelated word ("version", "frobnicate") gets no suggestion.
  */
 static const char *likely_command(const char *name)
 {

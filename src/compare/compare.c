@@ -88,7 +88,7 @@ enum { COL_CPU, COL_METRIC, COL_BASE, COL_NEW, COL_DELTA, COL_CHANGE, COL_LIMIT,
 static const struct out_column cols[] = {
 	[COL_CPU] = { "CPU", "cpu", OUT_NUM, 3, OUT_RIGHT, "the CPU" },
 	[COL_METRIC] = { "METRIC", "metric", OUT_STR, 17, 0,
-			 "the figure, as in the records (timerlat's as --fail-if names them)" },
+			 "the figure, as in the records (timerlat's as its gate metrics name them)" },
 	[COL_BASE] = { "BASE", "base", OUT_NUM, 10, OUT_RIGHT, "its value in BASE.json" },
 	[COL_NEW] = { "NEW", "new", OUT_NUM, 10, OUT_RIGHT, "its value in NEW.json" },
 	[COL_DELTA] = { "DELTA", "delta", OUT_NUM, 10, OUT_RIGHT, "NEW - BASE" },

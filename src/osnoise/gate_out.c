@@ -112,7 +112,9 @@ void gate_junit(FILE *f, const struct noise_run *run, const struct gate_criteria
 			continue;
 		gate_figures(run, cpu, &fig);
 		snprintf(classname, sizeof(classname), "%s.cpu%d", classbase, cpu);
-		snprintf(failure, sizeof(failure), "cpu %d: no period completed", cpu);
+		snprintf(failure, sizeof(failure), "cpu %d: %s", cpu,
+			 run->tool->tracer == TRACER_TIMERLAT ? "no latency measured" :
+			 "no period completed");
 		junit_case(f, classname, "measured", fig.measured ? NULL : failure, failure);
 	}
 	for (int i = 0; i < v->nr_results; i++) {

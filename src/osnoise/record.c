@@ -17,17 +17,45 @@
 #include "record.h"
 #include "tasks.h"
 
-static void json_options(struct json *j, const struct noise_params *p)
+/* timerlat's own options: what it measured with and what it did at a stop */
+static void json_timerlat_options(struct json *j, const struct noise_params *p)
 {
+	static const char *const stack_formats[] = { "truncate", "skip", "full" };
+
+	json_i64(j, "print_stack_us", p->print_stack_us);
+	json_bool(j, "nano", p->nano);
+	if (p->dma_latency_us >= 0)
+		json_i64(j, "dma_latency_us", p->dma_latency_us);
+	else
+		json_null(j, "dma_latency_us");
+	if (p->deepest_idle >= -1)
+		json_i64(j, "deepest_idle_state", p->deepest_idle);
+	else
+		json_null(j, "deepest_idle_state");
+	json_bool(j, "auto_analysis", (p->stop_us || p->stop_total_us) && !p->no_aa);
+	json_bool(j, "aa_only", p->aa_only);
+	json_bool(j, "dump_tasks", p->dump_tasks);
+	json_str(j, "stack_format", stack_formats[p->stack_format]);
+}
+
+static void json_options(struct json *j, const struct noise_run *run)
+{
+	const struct noise_params *p = run->params;
+	bool timerlat = run->tool->tracer == TRACER_TIMERLAT;
 	char buf[1024];
 
 	json_object_begin(j, "options");
 	json_str(j, "cpus", cpu_list_format(&p->cpus, p->nr_cpus, buf, sizeof(buf)));
-	json_i64(j, "runtime_us", p->runtime_us);
+	if (!timerlat)
+		json_i64(j, "runtime_us", p->runtime_us);
 	json_i64(j, "period_us", p->period_us);
-	json_i64(j, "threshold_us", p->threshold_us);
+	if (!timerlat)
+		json_i64(j, "threshold_us", p->threshold_us);
+	/* timerlat's -i and -T: the same kernel files */
 	json_i64(j, "stop_us", p->stop_us);
 	json_i64(j, "stop_total_us", p->stop_total_us);
+	if (timerlat)
+		json_timerlat_options(j, p);
 	json_i64(j, "duration_s", p->duration_s);
 	json_i64(j, "warmup_s", p->warmup_s);
 	json_i64(j, "trace_buffer_kb", p->buffer_kb);
@@ -156,7 +184,7 @@ int noise_json_body(struct json *j, const void *arg)
 		json_null(j, "requested_duration_s");
 	json_str(j, "backend", run->backend->name);
 	json_str(j, "degraded", run->degraded);
-	json_options(j, p);
+	json_options(j, run);
 	run->tool->json_part(j, run);
 	json_u64(j, "processed_events", run->processed_events);
 	if (run->missed_events == UINT64_MAX)

@@ -227,11 +227,29 @@ static int timerlat_check_params(struct noise_params *p, const char **what, char
 		*what = "--no-aa and --aa-only are mutually exclusive!";
 		return -EINVAL;
 	}
-	if (p->aa_only && (p->json_stdout || p->criteria.len)) {
+	if (p->aa_only && (p->json_stdout || p->json_file || p->criteria.len || p->junit_file ||
+			   p->prometheus_file)) {
 		*what = "--aa-only keeps no figures";
 		snprintf(err, PARSE_ERR_MAX, "%s needs the table's latencies",
-			 p->json_stdout ? "-J" : "--fail-if");
+			 p->json_stdout ? "-J" : p->json_file ? "--json-file" :
+			 p->criteria.len ? "--fail-if" : p->junit_file ? "--junit" : "--prometheus");
 		return -EINVAL;
+	}
+	/* -U's workload is someone else's: rtla has no thread to place */
+	if (p->workload == TL_WORKLOAD_USER_LOAD && (p->prio_given || p->cgroup)) {
+		*what = p->prio_given ? "-P has nothing to set with -U" : "-C has nothing to move with -U";
+		snprintf(err, PARSE_ERR_MAX, "the workload reading timerlat_fd is not rtla's");
+		return -EINVAL;
+	}
+	for (int i = 0; p->workload == TL_WORKLOAD_KERNEL && i < p->criteria.len; i++) {
+		int m = p->criteria.items[i].metric;
+
+		if (m >= GATE_TL_MAX && (m - GATE_TL_MAX) % TL_CONTEXTS == TL_USER) {
+			*what = "Invalid --fail-if";
+			snprintf(err, PARSE_ERR_MAX, "'%s': -k runs no user-space thread: there is no "
+				 "user latency", p->criteria.items[i].text);
+			return -EINVAL;
+		}
 	}
 	if (p->threshold_actions.has_continue && !p->stop_us && !p->stop_total_us)
 		warn_msg("--on-threshold continue has no effect without -i or -T");

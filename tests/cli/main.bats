@@ -118,15 +118,17 @@ teardown() {
 	  "rtla dhry: CPU 0: FAILED: Int_Glob: 6, should be 5" ]
 }
 
-@test "make install puts rtla and the osnoise/hwnoise symlinks under DESTDIR, uninstall removes them" {
+@test "make install puts rtla and the osnoise/hwnoise/timerlat symlinks under DESTDIR, uninstall removes them" {
 	top=$BATS_TEST_DIRNAME/../..
 	run make -C "$top" -s install DESTDIR="$tmp/root" PREFIX=/usr O="$(dirname "$RTLA")"
 	[ "$status" -eq 0 ]
 	[ -x "$tmp/root/usr/bin/rtla" ]
 	[ "$(readlink "$tmp/root/usr/bin/osnoise")" = rtla ]
 	[ "$(readlink "$tmp/root/usr/bin/hwnoise")" = rtla ]
+	[ "$(readlink "$tmp/root/usr/bin/timerlat")" = rtla ]
 	run make -C "$top" -s uninstall DESTDIR="$tmp/root" PREFIX=/usr O="$(dirname "$RTLA")"
 	[ "$status" -eq 0 ]
 	[ ! -e "$tmp/root/usr/bin/rtla" ]
 	[ ! -L "$tmp/root/usr/bin/hwnoise" ]
+	[ ! -L "$tmp/root/usr/bin/timerlat" ]
 }

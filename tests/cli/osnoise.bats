@@ -59,9 +59,17 @@ teardown() {
 	[ "${#stderr_lines[@]}" -eq 1 ]
 }
 
-@test "symlinks named osnoise and hwnoise behave as the commands" {
+@test "symlinks named osnoise, hwnoise and timerlat behave as the commands" {
 	ln -s "$RTLA" "$tmp/hwnoise"
 	ln -s "$RTLA" "$tmp/osnoise"
+	ln -s "$RTLA" "$tmp/timerlat"
+	run --separate-stderr "$tmp/timerlat" hist -h
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ ${lines[0]} == "rtla timerlat hist: a per-cpu histogram of the timer latency"* ]]
+	run --separate-stderr "$tmp/timerlat" -p 2000000
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "rtla timerlat: Period longer than 1 s: 2000000 us" ]
 	run --separate-stderr "$tmp/hwnoise" --help
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
