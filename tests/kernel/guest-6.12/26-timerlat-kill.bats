@@ -6,7 +6,9 @@
 # is left, and the PM QoS request is gone (the snapshot reads the kernel's
 # current cpu_dma_latency target).
 #
-# Budget: about 2 min of guest time (22 killed runs of 0-3 s each).
+# The signals are a sample: 25-osnoise-kill.bats tries every one on the
+# teardown timerlat shares. Budget: about 50 s of guest time (11 killed runs
+# of 0-3 s each).
 
 load /vm/lib/kill
 
@@ -23,7 +25,7 @@ timerlat_args() {
 
 @test "every catchable signal that would end rtla ends a timerlat run through its teardown" {
 	local i=0
-	for sig in INT TERM HUP QUIT USR1 USR2 ALRM PROF XCPU IO RTMIN RTMAX; do
+	for sig in INT TERM HUP USR1 ALRM RTMIN; do
 		# shellcheck disable=SC2046
 		kill_one "$sig" $(timerlat_args $((i++)))
 		! $SETUP || [ "$status" -le 1 ] ||
@@ -35,7 +37,7 @@ timerlat_args() {
 
 @test "a crash signal: the guardian restores, no worker is left, the DMA request is gone" {
 	local i=0
-	for sig in SEGV BUS ABRT SYS; do
+	for sig in SEGV ABRT; do
 		# shellcheck disable=SC2046
 		kill_one "$sig" $(timerlat_args $((i++)))
 		[ "$status" -gt 128 ] || { echo "SIG$sig: exit status $status"; false; }
@@ -44,7 +46,7 @@ timerlat_args() {
 
 @test "SIGKILL at random points: restored within 1 s, no timerlatu/N and no DMA request left" {
 	local worst=0 i
-	for i in 0 1 2 3; do
+	for i in 0 1 3; do
 		# shellcheck disable=SC2046
 		kill_one KILL $(timerlat_args "$i")
 		[ "$status" -eq 137 ]
