@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * osnoise - shared types of the noise tools: `rtla osnoise top`, `rtla
- * osnoise hist`, `rtla hwnoise` and `rtla hwnoise hist`.
+ * osnoise - shared types of the noise family: `rtla osnoise top`, `rtla
+ * osnoise hist`, `rtla hwnoise`, `rtla hwnoise hist`, and `rtla timerlat
+ * top|hist` (src/timerlat/: the timerlat tracer's latencies, through the
+ * add_latency sink, on the same tracer backend, driver, gate and record).
  *
  * The family is tool x backend. A tool (struct noise_tool, one row each) is
  * a name, its options, its defaults, a sink for what is measured and its
@@ -16,7 +18,8 @@
  * driver.c the run (noise_cmd_run(), the loop, signals, the hand-over);
  * options.c the option lists and their parser; top.c and hist.c a tool
  * each (sink, printers, usage, row); src/hwnoise/ hwnoise's specs and
- * rows; record.c the JSON record; gate.c and gate_out.c --fail-if with
+ * rows; src/timerlat/ timerlat's; options.h the option rows the tools
+ * share; record.c the JSON record; gate.c and gate_out.c --fail-if with
  * its JUnit and Prometheus files; actions.c the actions; tracer.c and
  * tracer_hist.c (with knobs.c, threads.c) and sampler*.c the backends;
  * tui.c the live view.

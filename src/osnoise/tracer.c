@@ -513,7 +513,7 @@ static int tracer_enable(struct noise_run *run)
 	 * before tracing was on would show a thread latency without its IRQ
 	 */
 	if (run->tool->tracer == TRACER_TIMERLAT &&
-	    (ret = timerlat_kernel_start(&t->tl, run, ledger_guardian(&t->state.ledger))))
+	    (ret = timerlat_kernel_start(&t->tl, p)))
 		return ret;
 	if (p->warmup_s) {
 		debug_msg("warming up for %lld s", p->warmup_s);
@@ -783,7 +783,7 @@ static void tracer_teardown(struct noise_run *run)
 	save_hists(run, t);
 	close_pipes(t);		/* an open reader would keep the instance */
 	/* the workers first: an open timerlat_fd keeps the tracer busy */
-	timerlat_kernel_stop(&t->tl, run);
+	timerlat_kernel_stop(&t->tl);
 	trace_instance_destroy(&t->rec);
 	trace_instance_destroy(&t->tl.aa_instance);
 	trace_instance_destroy(&t->main);

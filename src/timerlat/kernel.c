@@ -257,13 +257,11 @@ static int request_dma_latency(struct timerlat_kernel *k, long long us)
 	return 0;
 }
 
-int timerlat_kernel_start(struct timerlat_kernel *k, struct noise_run *run, struct guardian *g)
+int timerlat_kernel_start(struct timerlat_kernel *k, const struct noise_params *p)
 {
-	const struct noise_params *p = run->params;
 	const char *threads = p->workload == TL_WORKLOAD_KERNEL ? "timerlat/" : "timerlatu/";
 	int ret;
 
-	(void)g;
 	if (p->workload == TL_WORKLOAD_USER && (ret = start_workers(k, p)))
 		return ret;
 	/* rtla's own workers took -P when they started */
@@ -278,9 +276,8 @@ int timerlat_kernel_start(struct timerlat_kernel *k, struct noise_run *run, stru
 	return 0;
 }
 
-void timerlat_kernel_stop(struct timerlat_kernel *k, struct noise_run *run)
+void timerlat_kernel_stop(struct timerlat_kernel *k)
 {
-	(void)run;
 	stop_workers(k);
 	if (k->dma_fd >= 0)
 		close(k->dma_fd);

@@ -14,7 +14,9 @@
  *   hist.c      hist's histogram and its record;
  *   kernel.c    what the backend does for timerlat: the user-space
  *               workers (timerlatu/N), --dma-latency, --deepest-idle-state,
- *               the stop condition and the analysis of a stop (aa.c).
+ *               the stop condition and the analysis of a stop;
+ *   aa.c        the analysis itself, fed event by event (aa_events.c
+ *               reads the events from an instance).
  */
 #ifndef RTLA_TIMERLAT_H
 #define RTLA_TIMERLAT_H
@@ -27,7 +29,6 @@
 #include "trace_instance.h"
 
 struct ledger;
-struct guardian;
 struct tep_handle;
 
 #define TIMERLAT_PERIOD_US	1000LL		/* the kernel's default */
@@ -104,8 +105,8 @@ int timerlat_check_kernel(struct noise_params *p);
 int timerlat_kernel_init(struct timerlat_kernel *k, const struct noise_params *p);
 /* Turn them off through the ledger. */
 int timerlat_idle_disable(struct timerlat_kernel *k, struct ledger *l);
-/* -P and -C on the threads, the workers, then the DMA latency request. */
-int timerlat_kernel_start(struct timerlat_kernel *k, struct noise_run *run, struct guardian *g);
+/* The workers, -P and -C on the threads, then the DMA latency request (tracing on). */
+int timerlat_kernel_start(struct timerlat_kernel *k, const struct noise_params *p);
 /* Does P ask for the analysis of a stop (-i, -T, -a or --aa-only, and no --no-aa)? */
 bool timerlat_wants_analysis(const struct noise_params *p);
 /* Enable in INST what the analysis reads. */
@@ -118,7 +119,7 @@ void timerlat_note_stop(struct timerlat_kernel *k, const struct noise_params *p,
 void timerlat_stopped(struct timerlat_kernel *k, struct noise_run *run, struct tep_handle *tep);
 int timerlat_rearm(struct timerlat_kernel *k, const struct noise_params *p);
 /* The workers ended and reaped, the DMA request dropped. */
-void timerlat_kernel_stop(struct timerlat_kernel *k, struct noise_run *run);
+void timerlat_kernel_stop(struct timerlat_kernel *k);
 void timerlat_kernel_free(struct timerlat_kernel *k);
 
 /* The analysis' report (run->analysis), for the tool rows. */
