@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # The arm64 board: Debian's 6.12 RT arm64 kernel under -M virt, a busybox
 # initramfs with only the bundle (/opt/rtla: one static rtla and its
-# osnoise/hwnoise links), no /run, no /dev/shm, no /etc/passwd, TERM=dumb.
+# osnoise/hwnoise/timerlat links), no /run, no /dev/shm, no /etc/passwd, TERM=dumb.
 # trixie's arm64 rtla 6.12 is the peer.
 
 load /vm/lib/noise
@@ -14,7 +14,7 @@ B=/opt/rtla
 	[ ! -e /run ]
 	[ ! -e /dev/shm ]
 	[ ! -e /etc/passwd ]
-	[ "$(ls "$B")" = "$(printf '%s\n' hwnoise osnoise rtla)" ]
+	[ "$(ls "$B")" = "$(printf '%s\n' hwnoise osnoise rtla timerlat)" ]
 	run "$B/rtla" -V
 	[ "$status" -eq 0 ]
 }
@@ -64,6 +64,24 @@ B=/opt/rtla
 	[ "${lines[0]}" = "${peer[0]}" ]
 	[ "${lines[2]}" = "${peer[2]}" ]
 	[[ ${lines[3]} =~ $OS_ROW ]]
+	assert_state_unchanged "$before"
+}
+
+@test "timerlat on the board's tracer, through its link: the peer's header, user workers, state restored" {
+	local before
+	run -0 rtla-peer timerlat top -c 1 -d 2s -q
+	peer=("${lines[@]}")
+	before=$(snapshot)
+	run -0 "$B/timerlat" top -c 1 -d 2s -q
+	printf '%s\n' "${lines[@]}"
+	[ "${lines[0]}" = "${peer[0]}" ]
+	[ "${lines[2]}" = "${peer[2]}" ]
+	[[ ${lines[3]} == "  1 #"* ]]
+	[[ ${lines[5]} == "ALL #"* ]]
+	assert_state_unchanged "$before"
+	# a stop: its line and the analysis, exit 2
+	run -2 "$B/rtla" timerlat hist -c 1 -d 20s -k -T 1
+	[[ $output == *$'\ntimerlat hit stop tracing\n## CPU 1 hit stop tracing, analyzing it ##\n'* ]]
 	assert_state_unchanged "$before"
 }
 
