@@ -64,7 +64,9 @@ quick_args() {
 can_run() {
 	case $1 in
 	osnoise | hwnoise) [ "$(id -u)" -eq 0 ] ;;
-	timerlat) [ "$(id -u)" -eq 0 ] && grep -qw timerlat /sys/kernel/tracing/available_tracers 2>/dev/null ;;
+	timerlat)
+		[ "$(id -u)" -eq 0 ] || return 1
+		grep -qsw timerlat /sys/kernel/tracing/available_tracers ;;
 	*) true ;;
 	esac
 }

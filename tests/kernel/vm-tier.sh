@@ -26,7 +26,7 @@
 #   --keep          keep the temporary folder (initramfs, serial logs)
 #
 # Environment: RTLA_VM_CACHE (download cache, default /var/cache/rtla-vm),
-# RTLA_VM_TIMEOUT (seconds a guest may run, default 900),
+# RTLA_VM_TIMEOUT (seconds a guest may run, default 1200),
 # RTLA_VM_FILE_TIMEOUT (seconds a test file may run, default 300),
 # RTLA_VM_JOBS (guests run at once, default the number of CPUs, at most 4).
 set -euo pipefail
@@ -51,7 +51,7 @@ while (($#)); do
 	esac
 done
 
-guest_timeout=${RTLA_VM_TIMEOUT:-900}
+guest_timeout=${RTLA_VM_TIMEOUT:-1200}
 file_timeout=${RTLA_VM_FILE_TIMEOUT:-300}
 [[ $guest_timeout =~ ^[0-9]+$ && $guest_timeout -ge 30 ]] || vm_die "RTLA_VM_TIMEOUT must be a number of seconds, at least 30"
 [[ $file_timeout =~ ^[0-9]+$ && $file_timeout -ge 1 ]] || vm_die "RTLA_VM_FILE_TIMEOUT must be a number of seconds"

@@ -55,7 +55,8 @@ teardown() {
 	grep -q '^thread timerlat/1 cpus=1 sched=SCHED_FIFO:95 ' state.txt
 	grep -qx 'stop_tracing_total_us=1' state.txt
 	grep -qx 'timerlat_period_us=1000' state.txt
-	[ "${lines[-1]}" = "timerlat hit stop tracing" ]
+	# the stop line, then the analysis of the stop
+	[[ $output == *$'\ntimerlat hit stop tracing\n## CPU 1 hit stop tracing, analyzing it ##\n'* ]]
 	tl_assert_state_unchanged "$before"
 	run "$RTLA" timerlat hist -k -c 0 -d 2s -b 1000
 	printf '%s\n' "$output" >out.txt

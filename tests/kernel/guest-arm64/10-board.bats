@@ -24,16 +24,18 @@ B=/opt/rtla
 	# every command rtla --help lists, and the noise tools' modes
 	cmds=$("$B/rtla" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')
 	[[ $cmds == *hwnoise*dhry*capdump*mdwe*features* ]]
-	for c in $cmds "osnoise top" "osnoise hist" "hwnoise hist"; do
+	for c in $cmds "osnoise top" "osnoise hist" "hwnoise hist" "timerlat top" "timerlat hist"; do
 		# shellcheck disable=SC2086 # "osnoise top" is two words
 		run -0 "$B/rtla" $c --help
-		[[ ${lines[0]} == *rtla* || ${lines[0]} == "osnoise version "* ]] ||
+		[[ ${lines[0]} == *rtla* || ${lines[0]} == *" version "* ]] ||
 			{ echo "rtla $c --help: ${lines[0]}"; false; }
 	done
 	run -0 "$B/hwnoise" --help
 	[[ ${lines[0]} == "rtla hwnoise:"* ]]
 	run -0 "$B/osnoise" --help
 	[[ ${lines[0]} == *osnoise* ]]
+	run -0 "$B/timerlat" --help
+	[[ ${lines[0]} == "timerlat version "* ]]
 }
 
 @test "hwnoise on the real tracer: the peer's header, upstream's rows, state restored, record in /tmp/rtla" {
