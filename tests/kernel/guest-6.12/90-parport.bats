@@ -193,8 +193,9 @@ ppfake rtla_ppfake - 0" ]
 	echo 0 >/sys/module/pata_parport/parameters/probe
 	[ "$status" -eq 1 ]
 	[[ $err == *"writing 'pata_parport.0' to /sys/bus/pata_parport/delete_device did not return within 2 s"*"insmod (pid $loader) in parport_claim_or_block"* ]]
-	# the pending delete goes through once the loader is gone (seconds on a busy host)
-	for _ in $(seq 100); do
+	# the pending delete goes through once the loader is gone: seconds, but
+	# more than 20 s when the host runs other guests at the same time
+	for _ in $(seq 300); do
 		[ -e /sys/bus/pata_parport/devices/pata_parport.0 ] || break
 		sleep 0.2
 	done
