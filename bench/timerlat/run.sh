@@ -4,11 +4,14 @@
 # rtla timerlat against upstream rtla 6.12 (the peer), in one boot of the
 # 6.12 RT kernel of the VM tier:
 #
-#   cost      the same `timerlat top -q` and `timerlat hist` runs with each,
-#             alternated, on one CPU and on all: the CPU time of the tool
-#             (user + system from bash's time, its timerlatu/N workers
-#             included: both fork them) and its peak RSS (VmHWM); ratios
-#             ours/peer. Goals: CPU <= 0.25x the peer's, RSS <= 8 MiB.
+#   cost      the same `timerlat top -q -k` and `timerlat hist -k` runs with
+#             each, alternated, on one CPU and on all: the CPU time of the
+#             tool (user + system from bash's time) and its peak RSS
+#             (VmHWM); ratios ours/peer. Goals: CPU <= 0.25x the peer's, RSS
+#             <= 8 MiB. With the kernel's threads (-k): bash's time counts
+#             the children a process reaped, and with -u both tools' workers
+#             (timerlatu/N, their children) would add the same cost of the
+#             measured workload itself to each.
 #   fidelity  one `timerlat top` and one `timerlat hist` run of ours with the
 #             trace of the same run saved (--on-end trace: the record
 #             instance, which the tracer fills with the same samples); the
@@ -32,7 +35,7 @@ cost_script=$(cat <<EOS
 TIMEFORMAT='%U %S'
 for i in \$(seq $runs); do
 	for cpus in "-c 1" ""; do
-		for mode in "top -q" "hist"; do
+		for mode in "top -q -k" "hist -k"; do
 			for tool in rtla rtla-peer; do
 				{ time \$tool timerlat \$mode \$cpus -d ${secs}s >/tmp/out 2>&1 ; } 2>/tmp/time &
 				bg=\$!
@@ -45,7 +48,8 @@ for i in \$(seq $runs); do
 					sleep 1
 				done
 				wait \$bg
-				echo "COST \$tool \${cpus:-all} \${mode% -q} \$(cat /tmp/time) \$hwm"
+				c=\${cpus:-all}
+				echo "COST \$tool \${c// /} \${mode%% *} \$(cat /tmp/time) \$hwm"
 			done
 		done
 	done
@@ -85,7 +89,7 @@ if grep -q '^COST' <<<"$out"; then
 	{
 		k = $3 " " $4
 		cpu[k, $2] += $5 + $6; rss[k, $2] = ($7 > rss[k, $2] ? $7 : rss[k, $2]); keys[k] = 1
-		printf "  %-10s -c %-4s %-5s cpu %6.2f s  peak RSS %6d kB\n", $2, $3, $4, $5 + $6, $7
+		printf "  %-10s %-4s %-5s cpu %6.2f s  peak RSS %6d kB\n", $2, $3, $4, $5 + $6, $7
 	}
 	END {
 		print ""
