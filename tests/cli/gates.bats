@@ -154,3 +154,37 @@ json.dump(d, open(sys.argv[2], "w"))' "$F/$rec.json" "$BATS_TEST_TMPDIR/$rec.jso
 	echo "left in $d: $output"
 	[ -z "$output" ]
 }
+
+# a timerlat hist record as -J writes it, with CPU 0's figures from the arguments
+timerlat_record() {
+	python3 - "$@" <<'PY'
+import json, sys
+thread_max_ns, p99, count, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+ctx = lambda mx, p: {"count": count, "seq_first": 1, "seq_last": count, "min_ns": 3000,
+                     "avg_ns": 9000.0, "max_ns": mx, "p50_us": 8, "p90_us": 9, "p99_us": p,
+                     "p999_us": p, "p9999_us": p}
+rec = {"schema": {"name": "rtla-timerlat-hist", "version": 1}, "tool": "rtla", "version": "0",
+       "command": "timerlat hist", "host": "h", "kernel": "6.12", "started": "2026-01-01T00:00:00Z",
+       "options": {"cpus": "0", "period_us": 1000},
+       "cpus": [{"cpu": 0, "irq": ctx(20000, 15), "thread": ctx(thread_max_ns, p99)}]}
+json.dump(rec, open(path, "w"))
+PY
+}
+
+@test "rtla compare: timerlat records, per context, named as their --fail-if metrics" {
+	timerlat_record 40000 30 1000 "$BATS_TEST_TMPDIR/base.json"
+	timerlat_record 90000 31 1200 "$BATS_TEST_TMPDIR/new.json"
+	run --separate-stderr "$RTLA" compare "$BATS_TEST_TMPDIR/base.json" "$BATS_TEST_TMPDIR/new.json"
+	echo "$output"
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	# 40 us to 90 us: a regression; the p99 moved by 1 us, the resolution: ok
+	grep -Eq '^ +0 thread_max_us +40 +90 +50 +125\.0 +\+10% regression$' <<<"$output"
+	grep -Eq '^ +0 p99_thread_us +30 +31 +1 +3\.3 +\+10% ok$' <<<"$output"
+	grep -Eq '^ +0 irq_max_us +20 +20 +0 +0\.0 +\+10% ok$' <<<"$output"
+	grep -Eq '^ +0 thread_sample_count +1000 +1200 +200 +20\.0 +- +worse$' <<<"$output"
+	[ "$stderr" = "rtla compare: FAILED: 1 regression beyond the limits" ]
+	run --separate-stderr "$RTLA" compare --max-increase thread_max_us=60 \
+		"$BATS_TEST_TMPDIR/base.json" "$BATS_TEST_TMPDIR/new.json"
+	[ "$status" -eq 0 ]
+}
