@@ -66,6 +66,8 @@ enum timerlat_stack_format {
 	STACK_SKIP,		/* leave it out, go on */
 	STACK_FULL,		/* print it as an address */
 };
+/* their names, as --stack-format and the record say them (src/timerlat/timerlat.c) */
+extern const char *const timerlat_stack_formats[3];
 
 enum noise_backend_kind {
 	BACKEND_AUTO,

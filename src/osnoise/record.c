@@ -20,8 +20,6 @@
 /* timerlat's own options: what it measured with and what it did at a stop */
 static void json_timerlat_options(struct json *j, const struct noise_params *p)
 {
-	static const char *const stack_formats[] = { "truncate", "skip", "full" };
-
 	json_i64(j, "print_stack_us", p->print_stack_us);
 	json_bool(j, "nano", p->nano);
 	if (p->dma_latency_us >= 0)
@@ -35,7 +33,7 @@ static void json_timerlat_options(struct json *j, const struct noise_params *p)
 	json_bool(j, "auto_analysis", (p->stop_us || p->stop_total_us) && !p->no_aa);
 	json_bool(j, "aa_only", p->aa_only);
 	json_bool(j, "dump_tasks", p->dump_tasks);
-	json_str(j, "stack_format", stack_formats[p->stack_format]);
+	json_str(j, "stack_format", timerlat_stack_formats[p->stack_format]);
 }
 
 static void json_options(struct json *j, const struct noise_run *run)

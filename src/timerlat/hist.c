@@ -27,14 +27,6 @@ static int columns(const struct noise_params *p, enum timerlat_context *cols)
 	return n;
 }
 
-static bool shown(const struct noise_run *run, int cpu)
-{
-	const struct timerlat_cpu *c = &run->latency->cpu[cpu];
-
-	return CPU_ISSET(cpu, &run->params->cpus) &&
-	       (c->ctx[TL_IRQ].count || c->ctx[TL_THREAD].count);
-}
-
 /* "%9llu " or, where nothing was counted, a "-" in its place */
 static void print_value(FILE *f, const struct timerlat_stats *s, uint64_t v)
 {
@@ -70,30 +62,19 @@ static void print_summary(FILE *f, const struct noise_run *run)
 {
 	const struct noise_params *p = run->params;
 	enum timerlat_context cols[TL_CONTEXTS];
-	struct timerlat_stats all[TL_CONTEXTS] = { 0 };
+	struct timerlat_stats all[TL_CONTEXTS];
 	int n = columns(p, cols);
 
 	for (int row = ROW_COUNT; row <= ROW_MAX; row++) {
 		if (!p->no_index)
 			fputs(row_names[row], f);
 		for (int cpu = 0; cpu < p->nr_cpus; cpu++)
-			for (int i = 0; shown(run, cpu) && i < n; i++)
+			for (int i = 0; timerlat_cpu_shown(run, cpu) && i < n; i++)
 				print_summary_value(f, &run->latency->cpu[cpu].ctx[cols[i]], row);
 		fputc('\n', f);
 	}
 
-	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
-		for (int x = 0; shown(run, cpu) && x < TL_CONTEXTS; x++) {
-			const struct timerlat_stats *s = &run->latency->cpu[cpu].ctx[x];
-
-			if (s->count && (!all[x].count || s->min < all[x].min))
-				all[x].min = s->min;
-			if (s->max > all[x].max)
-				all[x].max = s->max;
-			all[x].count += s->count;
-			all[x].sum += s->sum;
-		}
-	}
+	timerlat_sum_cpus(run, all);
 	if (!p->no_index)
 		fputs("ALL:  ", f);
 	for (int i = 0; i < n; i++)
@@ -123,7 +104,7 @@ void timerlat_hist_print(FILE *f, const struct noise_run *run, time_t now)
 		if (!p->no_index)
 			fputs("Index", f);
 		for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
-			for (int i = 0; shown(run, cpu) && i < n; i++)
+			for (int i = 0; timerlat_cpu_shown(run, cpu) && i < n; i++)
 				fprintf(f, "   %s-%03d", cols[i] == TL_IRQ ? "IRQ" :
 					cols[i] == TL_THREAD ? "Thr" : "Usr", cpu);
 		}
@@ -134,7 +115,7 @@ void timerlat_hist_print(FILE *f, const struct noise_run *run, time_t now)
 		uint64_t total = 0;
 
 		for (int cpu = 0; cpu < p->nr_cpus; cpu++)
-			for (int i = 0; shown(run, cpu) && i < n; i++)
+			for (int i = 0; timerlat_cpu_shown(run, cpu) && i < n; i++)
 				total += run->latency->cpu[cpu].bucket[cols[i]][b];
 		if (b < p->entries && !total && !p->with_zeros)
 			continue;
@@ -145,7 +126,7 @@ void timerlat_hist_print(FILE *f, const struct noise_run *run, time_t now)
 				fputs("over: ", f);
 		}
 		for (int cpu = 0; cpu < p->nr_cpus; cpu++)
-			for (int i = 0; shown(run, cpu) && i < n; i++)
+			for (int i = 0; timerlat_cpu_shown(run, cpu) && i < n; i++)
 				fprintf(f, "%9llu ",
 					(unsigned long long)run->latency->cpu[cpu].bucket[cols[i]][b]);
 		fputc('\n', f);
@@ -171,12 +152,11 @@ void timerlat_hist_json(struct json *j, const struct noise_run *run)
 		json_i64(j, "cpu", cpu);
 		for (int x = 0; x < TL_CONTEXTS; x++) {
 			const uint64_t *bucket = run->latency->cpu[cpu].bucket[x];
-			static const char *const names[] = { "irq", "thread", "user" };
 
 			if (x == TL_USER && !timerlat_user_data(p))
 				continue;
 			/* [bucket start, count] pairs of the non-empty buckets, then the over count */
-			json_object_begin(j, names[x]);
+			json_object_begin(j, timerlat_context_names[x]);
 			json_array_begin(j, "buckets");
 			for (long long b = 0; b < p->entries; b++) {
 				if (!bucket[b])

@@ -338,12 +338,11 @@ void timerlat_note_stop(struct timerlat_kernel *k, const struct noise_params *p,
 
 void timerlat_stopped(struct timerlat_kernel *k, struct noise_run *run, struct tep_handle *tep)
 {
-	static const char *const reasons[] = { "irq", "thread", "user" };
 	const struct noise_params *p = run->params;
 
 	(void)tep;
 	if (k->stop_cpu >= 0) {
-		run->stop_reason = reasons[k->stop_context];
+		run->stop_reason = timerlat_context_names[k->stop_context];
 		run->stop_cpu = k->stop_cpu;
 		run->stop_value_us = k->stop_ns / 1000;
 	} else {

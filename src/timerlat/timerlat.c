@@ -98,12 +98,12 @@ static const struct cli_option timerlat_hist_options[] = {
 	CLI_OPT_END
 };
 
+const char *const timerlat_stack_formats[3] = { "truncate", "skip", "full" };
+
 static int parse_stack_format(const char *s, enum timerlat_stack_format *f, char *err)
 {
-	static const char *const names[] = { "truncate", "skip", "full" };
-
 	for (size_t i = 0; i < 3; i++) {
-		if (!strcmp(s, names[i])) {
+		if (!strcmp(s, timerlat_stack_formats[i])) {
 			*f = i;
 			return 0;
 		}

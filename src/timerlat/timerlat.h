@@ -57,6 +57,9 @@ struct timerlat_data {
 	uint64_t divisor;		/* 1000 (us), or 1 with -n */
 };
 
+/* "irq", "thread", "user": the contexts in the record, the stop reasons, the metrics */
+extern const char *const timerlat_context_names[TL_CONTEXTS];
+
 /* top.c: the sink, top's table, the record's per-CPU part, the gate's figures */
 int timerlat_sink_new(struct noise_run *run);
 void timerlat_add_latency(struct noise_run *run, int cpu, enum timerlat_context context,
@@ -66,6 +69,10 @@ void timerlat_top_print(FILE *f, const struct noise_run *run, time_t now);
 void timerlat_top_print_final(FILE *f, const struct noise_run *run, time_t now);
 void timerlat_top_json(struct json *j, const struct noise_run *run);
 void timerlat_gate_figures(const struct noise_run *run, int cpu, struct gate_figures *f);
+/* Does the table show CPU: measured, with an IRQ or a thread latency (upstream's rule)? */
+bool timerlat_cpu_shown(const struct noise_run *run, int cpu);
+/* The shown CPUs' latencies together, per context: the ALL rows of top and hist. */
+void timerlat_sum_cpus(const struct noise_run *run, struct timerlat_stats all[TL_CONTEXTS]);
 /* The latency by whole us at rank PER_10000 / 10000 (nearest rank) of CPU's CONTEXT. */
 uint64_t timerlat_percentile_us(const struct timerlat_cpu *c, enum timerlat_context context,
 				unsigned per_10000);

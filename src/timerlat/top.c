@@ -21,7 +21,10 @@
 
 #define PER_US_MAX	(10 * 1000 * 1000)	/* 10 s: longer latencies count as 10 s */
 
-static const char *const context_names[TL_CONTEXTS] = { "irq", "thread", "user" };
+const char *const timerlat_context_names[TL_CONTEXTS] = { "irq", "thread", "user" };
+
+/* the percentiles of hist's record and gate, in 1/10000 */
+static const unsigned percentiles[] = { 5000, 9000, 9900, 9990, 9999 };
 
 int timerlat_sink_new(struct noise_run *run)
 {
@@ -208,22 +211,20 @@ static void print_cpu(FILE *f, const struct noise_run *run, int cpu)
  * (and an empty user block ends the line without a newline, which glues the
  * stop line to it): the widths are kept, the newline is always written.
  */
-static void print_all(FILE *f, const struct noise_run *run)
+bool timerlat_cpu_shown(const struct noise_run *run, int cpu)
 {
-	const struct noise_params *p = run->params;
-	struct timerlat_stats all[TL_CONTEXTS] = { 0 };
-	const char *dashes = "----------------------------------------";
-	uint64_t div = run->latency->divisor, count;
-	bool user = timerlat_user_data(p);
-	int e = 0;
+	const struct timerlat_cpu *c = &run->latency->cpu[cpu];
 
-	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
-		const struct timerlat_cpu *c = &run->latency->cpu[cpu];
+	return CPU_ISSET(cpu, &run->params->cpus) &&
+	       (c->ctx[TL_IRQ].count || c->ctx[TL_THREAD].count);
+}
 
-		if (!CPU_ISSET(cpu, &p->cpus) || (!c->ctx[TL_IRQ].count && !c->ctx[TL_THREAD].count))
-			continue;
-		for (int x = 0; x < TL_CONTEXTS; x++) {
-			const struct timerlat_stats *s = &c->ctx[x];
+void timerlat_sum_cpus(const struct noise_run *run, struct timerlat_stats all[TL_CONTEXTS])
+{
+	memset(all, 0, TL_CONTEXTS * sizeof(*all));
+	for (int cpu = 0; cpu < run->params->nr_cpus; cpu++) {
+		for (int x = 0; timerlat_cpu_shown(run, cpu) && x < TL_CONTEXTS; x++) {
+			const struct timerlat_stats *s = &run->latency->cpu[cpu].ctx[x];
 
 			if (!s->count)
 				continue;
@@ -235,6 +236,17 @@ static void print_all(FILE *f, const struct noise_run *run)
 			all[x].sum += s->sum;
 		}
 	}
+}
+
+static void print_all(FILE *f, const struct noise_run *run)
+{
+	struct timerlat_stats all[TL_CONTEXTS];
+	const char *dashes = "----------------------------------------";
+	uint64_t div = run->latency->divisor, count;
+	bool user = timerlat_user_data(run->params);
+	int e = 0;
+
+	timerlat_sum_cpus(run, all);
 	if (!all[TL_IRQ].count && !all[TL_THREAD].count)
 		return;
 	for (count = all[TL_IRQ].count; count > 999999; count /= 10)
@@ -268,13 +280,9 @@ void timerlat_top_print(FILE *f, const struct noise_run *run, time_t now)
 	if (p->aa_only)
 		return;
 	print_header(f, run, now);
-	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
-		const struct timerlat_cpu *c = &run->latency->cpu[cpu];
-
-		/* a CPU with neither an IRQ nor a thread latency is left out, as upstream does */
-		if (CPU_ISSET(cpu, &p->cpus) && (c->ctx[TL_IRQ].count || c->ctx[TL_THREAD].count))
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++)
+		if (timerlat_cpu_shown(run, cpu))
 			print_cpu(f, run, cpu);
-	}
 	print_all(f, run);
 	noise_print_missed(f, run);
 }
@@ -295,12 +303,11 @@ void timerlat_top_print_final(FILE *f, const struct noise_run *run, time_t now)
 static void json_context(struct json *j, const struct timerlat_cpu *c, enum timerlat_context x,
 			 bool hist, uint64_t div)
 {
-	static const unsigned per_10000[] = { 5000, 9000, 9900, 9990, 9999 };
 	static const char *const pct_keys[] = { "p50_us", "p90_us", "p99_us", "p999_us",
 						"p9999_us" };
 	const struct timerlat_stats *s = &c->ctx[x];
 
-	json_object_begin(j, context_names[x]);
+	json_object_begin(j, timerlat_context_names[x]);
 	json_u64(j, "count", s->count);
 	/* which of the tracer's activations they were: a raw trace of the run can be cut to them */
 	if (s->count) {
@@ -324,9 +331,9 @@ static void json_context(struct json *j, const struct timerlat_cpu *c, enum time
 		json_double(j, "avg_ns", (double)s->sum / s->count, 1);
 		json_u64(j, "max_ns", s->max);
 	}
-	for (size_t i = 0; hist && i < ARRAY_SIZE(per_10000); i++) {
+	for (size_t i = 0; hist && i < ARRAY_SIZE(percentiles); i++) {
 		if (s->count)
-			json_u64(j, pct_keys[i], timerlat_percentile_us(c, x, per_10000[i]));
+			json_u64(j, pct_keys[i], timerlat_percentile_us(c, x, percentiles[i]));
 		else
 			json_null(j, pct_keys[i]);
 	}
@@ -360,7 +367,6 @@ void timerlat_top_json(struct json *j, const struct noise_run *run)
 /* --fail-if: per context max, avg, min and count in us; hist adds the percentiles. */
 void timerlat_gate_figures(const struct noise_run *run, int cpu, struct gate_figures *f)
 {
-	static const unsigned per_10000[] = { 5000, 9000, 9900, 9990, 9999 };
 	const struct timerlat_data *d = run->latency;
 	const struct timerlat_cpu *c = &d->cpu[cpu];
 	/* in us: hist holds the display unit, top ns */
@@ -380,9 +386,9 @@ void timerlat_gate_figures(const struct noise_run *run, int cpu, struct gate_fig
 		f->v[GATE_TL_MAX + x] = s->max * to_us;
 		f->v[GATE_TL_MIN + x] = s->min * to_us;
 		f->v[GATE_TL_AVG + x] = (double)s->sum / s->count * to_us;
-		for (int i = 0; d->hist && i < 5; i++) {
+		for (int i = 0; d->hist && i < (int)ARRAY_SIZE(percentiles); i++) {
 			f->have[GATE_TL_P50 + 3 * i + x] = true;
-			f->v[GATE_TL_P50 + 3 * i + x] = timerlat_percentile_us(c, x, per_10000[i]);
+			f->v[GATE_TL_P50 + 3 * i + x] = timerlat_percentile_us(c, x, percentiles[i]);
 		}
 	}
 }
