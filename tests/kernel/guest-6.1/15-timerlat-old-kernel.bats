@@ -7,14 +7,14 @@ load /vm/lib/noise
 load /vm/lib/timerlat
 
 setup() {
-	tl_default_settings
+	default_settings
 	tl_unusual_settings
-	before=$(tl_snapshot)
+	before=$(snapshot)
 	cd "$BATS_TEST_TMPDIR"
 }
 
 teardown() {
-	tl_default_settings
+	default_settings
 }
 
 @test "-u and -U fail with one line naming timerlat_fd, exit 1, nothing changed" {
@@ -28,7 +28,7 @@ teardown() {
 		[[ $output == "rtla timerlat $1: "*"timerlat_fd"* ]]
 	done
 	[ -z "$(tl_pids 'timerlatu/*')" ]
-	tl_assert_state_unchanged "$before"
+	assert_state_unchanged "$before"
 }
 
 @test "the default is the kernel's threads: the peer's header, no user column, restored after" {
@@ -44,7 +44,7 @@ teardown() {
 	[[ ${lines[3]} =~ $TL_ROW_K ]]
 	[[ ${lines[5]} =~ $TL_ALL_K ]]
 	[[ $output != *"Ret user"* ]]
-	tl_assert_state_unchanged "$before"
+	assert_state_unchanged "$before"
 }
 
 @test "-k: timerlat/N threads on the measured CPU while the run is alive; hist with IRQ and Thr only" {
@@ -57,7 +57,7 @@ teardown() {
 	grep -qx 'timerlat_period_us=1000' state.txt
 	# the stop line, then the analysis of the stop
 	[[ $output == *$'\ntimerlat hit stop tracing\n## CPU 1 hit stop tracing, analyzing it ##\n'* ]]
-	tl_assert_state_unchanged "$before"
+	assert_state_unchanged "$before"
 	run "$RTLA" timerlat hist -k -c 0 -d 2s -b 1000
 	printf '%s\n' "$output" >out.txt
 	cat out.txt
@@ -65,5 +65,5 @@ teardown() {
 	[ "${lines[3]}" = "Index   IRQ-000   Thr-000" ]
 	[ "${lines[-5]}" = "ALL:        IRQ       Thr" ]
 	tl_hist_shape 1000 256
-	tl_assert_state_unchanged "$before"
+	assert_state_unchanged "$before"
 }

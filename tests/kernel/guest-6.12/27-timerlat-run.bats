@@ -10,14 +10,14 @@ load /vm/lib/kill
 	pid=$!
 	# the workers and the request come with the set-up: wait for them
 	for _ in $(seq 100); do
-		[ "$(od -An -tu4 -N4 /dev/cpu_dma_latency | tr -d ' ')" != 7 ] || break
+		[ "$(dma_latency)" != 7 ] || break
 		read -rt 0.05 -u 9 || true
 	done
 	ps -o pid,comm | awk '$2 == "timerlatu/1" { print $1 }' >workers.txt
 	cat workers.txt
 	[ "$(wc -l <workers.txt)" -eq 1 ]
 	worker=$(cat workers.txt)
-	[ "$(od -An -tu4 -N4 /dev/cpu_dma_latency | tr -d ' ')" -eq 7 ]
+	[ "$(dma_latency)" -eq 7 ]
 	taskset -p "$worker" | grep -q "mask: 2$"
 	chrt -p "$worker" | grep -q "SCHED_FIFO"
 	chrt -p "$worker" | grep -q "priority: 95"
@@ -49,7 +49,7 @@ load /vm/lib/kill
 	# the shell's sleep lives on; the request must not
 	[ ! -s err.txt ]
 	ps -o comm | grep -qx sleep
-	[ "$(od -An -tu4 -N4 /dev/cpu_dma_latency | tr -d ' ')" -eq 2000000000 ]
+	[ "$(dma_latency)" -eq 2000000000 ]
 	settled_within_1s
 }
 

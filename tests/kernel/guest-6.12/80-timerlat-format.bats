@@ -6,12 +6,12 @@ load /vm/lib/noise
 load /vm/lib/timerlat
 
 setup() {
-	tl_default_settings
+	default_settings
 	cd "$BATS_TEST_TMPDIR"
 }
 
 teardown() {
-	tl_default_settings
+	default_settings
 }
 
 # same_header: lines[] and peer[] hold two top -q tables with the same

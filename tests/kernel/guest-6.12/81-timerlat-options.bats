@@ -7,17 +7,17 @@ load /vm/lib/noise
 load /vm/lib/timerlat
 
 setup() {
-	tl_default_settings
+	default_settings
 	cd "$BATS_TEST_TMPDIR"
 }
 
 teardown() {
-	tl_default_settings
+	default_settings
 }
 
 @test "defaults: period 1000 us, no stop, no stack, every CPU, OSNOISE_WORKLOAD off for the user workers" {
 	tl_unusual_settings
-	before=$(tl_snapshot)
+	before=$(snapshot)
 	run "$RTLA" timerlat top -d 1s -q --on-end "$(tl_look)"
 	echo "$output"
 	cat state.txt
@@ -32,7 +32,7 @@ teardown() {
 	grep -qx 'dma=2000000000' state.txt
 	[[ ${lines[3]} == "  0 #"* ]]
 	[[ ${lines[4]} == "  1 #"* ]]
-	tl_assert_state_unchanged "$before"
+	assert_state_unchanged "$before"
 }
 
 @test "-p is the kernel's timerlat_period_us during the run, as a reader beside it sees; restored after" {
@@ -93,18 +93,18 @@ teardown() {
 }
 
 @test "--dma-latency holds /dev/cpu_dma_latency at the value during the run and releases it" {
-	[ "$(tl_dma_latency)" = 2000000000 ]
+	[ "$(dma_latency)" = 2000000000 ]
 	run "$RTLA" timerlat top -c 0 -d 1s -q --dma-latency 7 --on-end "$(tl_look)"
 	cat state.txt
 	[ "$status" -eq 0 ]
 	grep -qx 'dma=7' state.txt
-	[ "$(tl_dma_latency)" = 2000000000 ]
+	[ "$(dma_latency)" = 2000000000 ]
 	# and with a stop, kernel threads, hist; 10000 is the largest accepted
 	run "$RTLA" timerlat hist -k -c 0 -T 1 -d 20s --dma-latency 10000 --on-threshold "$(tl_look)"
 	cat state.txt
 	[ "$status" -eq 2 ]
 	grep -qx 'dma=10000' state.txt
-	[ "$(tl_dma_latency)" = 2000000000 ]
+	[ "$(dma_latency)" = 2000000000 ]
 }
 
 @test "--deepest-idle-state disables the deeper cpuidle states during the run and restores them" {
@@ -122,12 +122,12 @@ teardown() {
 }
 
 @test "--deepest-idle-state without cpuidle states runs and changes nothing" {
-	before=$(tl_snapshot)
+	before=$(snapshot)
 	run "$RTLA" timerlat top -c 0 -d 1s -q --deepest-idle-state -1
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ ${lines[3]} =~ $TL_ROW_U ]]
-	tl_assert_state_unchanged "$before"
+	assert_state_unchanged "$before"
 }
 
 @test "-t --trace-buffer-size -e --filter: the record instance as asked; --warm-up still measures" {
@@ -154,7 +154,7 @@ teardown() {
 
 @test "bad input: exit 1, one line, the kernel state untouched" {
 	tl_unusual_settings
-	before=$(tl_snapshot)
+	before=$(snapshot)
 	for args in "-p 1000001" "-p 99" "-p x" "--dma-latency 10001" "--dma-latency -1" "-u -k" \
 		"-k -U" "-c 9" "-P x" "--stack-format x" "--deepest-idle-state -2" "-i x" "-T -1" \
 		"-a x" "--aa-only 5 --no-aa" "-C nosuch-cgroup" "-e nosuch:event" "-d 0x" \
@@ -181,5 +181,5 @@ teardown() {
 	[[ $output == "rtla timerlat top: --dma-latency needs to be >= 0 and < 10000"* ]]
 	run "$RTLA" timerlat top -u -k
 	[ "$output" = "rtla timerlat top: --kernel-threads and --user-threads are mutually exclusive!" ]
-	tl_assert_state_unchanged "$before"
+	assert_state_unchanged "$before"
 }

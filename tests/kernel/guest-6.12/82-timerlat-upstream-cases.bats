@@ -14,12 +14,12 @@ load /vm/lib/timerlat
 load /vm/lib/upstream
 
 setup() {
-	tl_default_settings
+	default_settings
 	cd "$BATS_TEST_TMPDIR"
 }
 
 teardown() {
-	tl_default_settings
+	default_settings
 }
 
 CHECK="bash /vm/lib/tl-check.sh"

@@ -9,12 +9,12 @@ load /vm/lib/noise
 load /vm/lib/timerlat
 
 setup() {
-	tl_default_settings
+	default_settings
 	cd "$BATS_TEST_TMPDIR"
 }
 
 teardown() {
-	tl_default_settings
+	default_settings
 }
 
 # json_ctx FILE CPU CONTEXT KEY: the value of KEY in CONTEXT (irq, thread,
@@ -65,7 +65,7 @@ json_ctx() {
 
 @test "gate: limits above the latencies pass, exit 0, the kernel left as it was" {
 	tl_unusual_settings
-	before=$(tl_snapshot)
+	before=$(snapshot)
 	run --separate-stderr "$RTLA" timerlat top -c 0-1 -d 2s -q --fail-if 'thread_max_us>10000000' \
 		--fail-if 'irq_avg_us>1000000' --fail-if 'user_sample_count<1' -J
 	echo "$stderr"
@@ -73,7 +73,7 @@ json_ctx() {
 	[ "$stderr" = "rtla timerlat top: passed: 3 criteria on 2 CPUs" ]
 	grep -q '"verdict": "passed"' <<<"$output"
 	grep -q '"failures": \[\]' <<<"$output"
-	tl_assert_state_unchanged "$before"
+	assert_state_unchanged "$before"
 }
 
 @test "-J (top): per CPU and context count, min_ns, avg_ns, max_ns, the table's figures in ns" {

@@ -8,14 +8,14 @@ load /vm/lib/noise
 load /vm/lib/timerlat
 
 setup() {
-	tl_default_settings
+	default_settings
 	cd "$BATS_TEST_TMPDIR"
 }
 
 teardown() {
 	if [ -n "${reader:-}" ]; then kill "$reader" 2>/dev/null || true; fi
 	rmdir /sys/fs/cgroup/rtla-tl 2>/dev/null || true
-	tl_default_settings
+	default_settings
 }
 
 @test "-u (the default): a timerlatu/N process per measured CPU, pinned to it, SCHED_FIFO 95" {
@@ -115,13 +115,13 @@ teardown() {
 
 @test "the state is given back: normal end, stop, SIGINT, SIGTERM, user and kernel workload" {
 	tl_unusual_settings
-	before=$(tl_snapshot)
+	before=$(snapshot)
 	run "$RTLA" timerlat top -c 1 -d 1s -q
 	[ "$status" -eq 0 ]
-	tl_assert_state_unchanged "$before"
+	assert_state_unchanged "$before"
 	run "$RTLA" timerlat hist -k -c 1 -T 1 -d 20s --dma-latency 5
 	[ "$status" -eq 2 ]
-	tl_assert_state_unchanged "$before"
+	assert_state_unchanged "$before"
 	for sig in INT TERM; do
 		for w in -u -k; do
 			"$RTLA" timerlat top -c 0-1 "$w" -p 400 -d 60s -q >out.txt 2>&1 &
@@ -137,7 +137,7 @@ teardown() {
 				[ "$status" -eq 0 ]
 				grep -q '^ALL #' out.txt
 			fi
-			tl_assert_state_unchanged "$before"
+			assert_state_unchanged "$before"
 		done
 	done
 }

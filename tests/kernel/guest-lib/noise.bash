@@ -14,11 +14,18 @@ snapshot() {
 	echo "instances=$(ls "$T/instances" | tr '\n' ' ')"
 	echo "osnoise-threads=$(grep -l '^osnoise/' /proc/[0-9]*/comm 2>/dev/null | wc -l)"
 	# timerlat: its kernel threads, rtla's workers, the PM QoS request, the idle states
-	echo "timerlat-threads=$(grep -l '^timerlat' /proc/[0-9]*/comm 2>/dev/null | wc -l)"
-	echo "cpu_dma_latency=$(od -An -tu4 -N4 /dev/cpu_dma_latency | tr -d ' ')"
+	echo "timerlat-threads=$(grep -l '^timerlat/' /proc/[0-9]*/comm 2>/dev/null | wc -l)"
+	echo "timerlatu=$(grep -l '^timerlatu/' /proc/[0-9]*/comm 2>/dev/null | wc -l)"
+	echo "cpu_dma_latency=$(dma_latency)"
 	for f in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]*/disable; do
 		if [ -e "$f" ]; then echo "$f=$(cat "$f")"; fi
 	done
+}
+
+# The PM QoS CPU latency limit in us (2000000000 when nobody asks for one).
+# Reading it opens the device, which adds a request at the default: no change.
+dma_latency() {
+	od -An -td4 -N4 /dev/cpu_dma_latency | tr -d ' '
 }
 
 # guardian_of PID: the guardian of rtla run PID, if it started. It is

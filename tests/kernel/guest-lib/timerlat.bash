@@ -1,34 +1,13 @@
 # Helpers of the guest tests of timerlat top and hist (load /vm/lib/noise
-# first, then /vm/lib/timerlat): the timerlat tracer's settings beside the
-# osnoise ones, upstream's table formats, the processes of the workload.
+# first, then /vm/lib/timerlat; noise's snapshot() and default_settings()
+# cover the timerlat settings): upstream's table formats, the processes of
+# the workload.
 # shellcheck shell=bash
 
-# Every setting a timerlat run may touch: snapshot()'s, the timerlat files,
-# the workload's processes and the PM QoS CPU latency limit.
-tl_snapshot() {
-	local f
-	snapshot
-	for f in osnoise/timerlat_period_us osnoise/print_stack; do
-		if [ -e "$T/$f" ]; then echo "$f=$(cat "$T/$f")"; fi
-	done
-	echo "timerlat-threads=$(tl_pids 'timerlat/*' | wc -l)"
-	echo "timerlatu=$(tl_pids 'timerlatu/*' | wc -l)"
-	echo "dma-latency=$(tl_dma_latency)"
-}
-
-# The kernel's defaults, as default_settings() and for the timerlat files.
-tl_default_settings() {
-	default_settings
-	echo 1000 >"$T/osnoise/timerlat_period_us"
-	echo 0 >"$T/osnoise/print_stack"
-}
-
-# Values no run would choose, so that a run which "restores" to the defaults
-# instead of to what it found is caught.
+# unusual_settings() and stop conditions no run would choose, so that a run
+# which "restores" them to 0 instead of to what it found is caught.
 tl_unusual_settings() {
 	unusual_settings
-	echo 777 >"$T/osnoise/timerlat_period_us"
-	echo 9 >"$T/osnoise/print_stack"
 	echo 900000 >"$T/osnoise/stop_tracing_us"
 	echo 800000 >"$T/osnoise/stop_tracing_total_us"
 }
@@ -42,12 +21,6 @@ tl_pids() {
 		if [[ $c == $1 ]]; then echo "${d#/proc/}"; fi
 	done
 	return 0
-}
-
-# The PM QoS CPU latency limit in us (2000000000 when nobody asks for one).
-# Reading it opens the device, which adds a request at the default: no change.
-tl_dma_latency() {
-	od -An -td4 /dev/cpu_dma_latency | tr -d ' '
 }
 
 # tl_sched PID: "POLICY PRIORITY" as chrt -p prints them (SCHED_FIFO 95)
@@ -226,17 +199,6 @@ tl_top_hist() {
 	expect "$want" "$pattern" "$absent" -- timerlat hist "$@"
 }
 
-# tl_assert_state_unchanged BEFORE: tl_snapshot now equals BEFORE
-tl_assert_state_unchanged() {
-	local after
-	after=$(tl_snapshot)
-	if [ "$1" != "$after" ]; then
-		echo "kernel state changed:"
-		diff <(echo "$1") <(echo "$after") || true
-		return 1
-	fi
-}
-
 # tl_look: an action (shell,command=...) that writes to state.txt what the
 # kernel holds while the run is alive: the timerlat files, the PM QoS limit,
 # and per workload thread (timerlat/N, timerlatu/N) a line
@@ -248,7 +210,7 @@ tl_look() {
 	for f in timerlat_period_us print_stack stop_tracing_us stop_tracing_total_us cpus options; do
 		echo "$f=$(cat "$T/osnoise/$f")"
 	done
-	echo "dma=$(tl_dma_latency)"
+	echo "dma=$(dma_latency)"
 	for pid in $(tl_pids 'timerlat/*') $(tl_pids 'timerlatu/*'); do
 		echo "thread $(cat "/proc/$pid/comm")" \
 			"cpus=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$pid/status")" \
