@@ -78,3 +78,42 @@ int trace_events_add_system(struct tep_handle *tep, const char *system)
 	closedir(d);
 	return n;
 }
+
+long long trace_events_read_num(struct tep_format_field *f, void *data, long long dflt)
+{
+	unsigned long long v;
+
+	if (!f || tep_read_number_field(f, data, &v))
+		return dflt;
+	return (long long)v;
+}
+
+void trace_events_read_str(struct tep_format_field *f, struct tep_record *r, char *dst,
+			   size_t size)
+{
+	unsigned long long v;
+	unsigned off, len;
+
+	dst[0] = '\0';
+	if (!f)
+		return;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (tep_read_number_field(f, r->data, &v))
+			return;
+		off = v & 0xffff;
+		len = (v >> 16) & 0xffff;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			off += f->offset + f->size;
+	} else {
+		off = f->offset;
+		len = f->size;
+	}
+	if (off >= (unsigned)r->size)
+		return;
+	if (len > (unsigned)r->size - off)
+		len = r->size - off;
+	if (len > size - 1)
+		len = size - 1;
+	memcpy(dst, (char *)r->data + off, len);
+	dst[len] = '\0';
+}

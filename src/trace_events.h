@@ -11,7 +11,11 @@
 #ifndef RTLA_TRACE_EVENTS_H
 #define RTLA_TRACE_EVENTS_H
 
+#include <stddef.h>
+
+struct tep_format_field;
 struct tep_handle;
+struct tep_record;
 
 /* A handle with the header page parsed; NULL with errno set. */
 struct tep_handle *trace_events_new(int nr_cpus);
@@ -19,5 +23,11 @@ struct tep_handle *trace_events_new(int nr_cpus);
 int trace_events_add(struct tep_handle *tep, const char *system, const char *event);
 /* Parse every event of events/SYSTEM; the number parsed, or -errno. */
 int trace_events_add_system(struct tep_handle *tep, const char *system);
+
+/* A number field of a record's DATA; DFLT when F is NULL or unreadable. */
+long long trace_events_read_num(struct tep_format_field *f, void *data, long long dflt);
+/* A char[] or __data_loc/__rel_loc string field into DST (SIZE bytes, always terminated). */
+void trace_events_read_str(struct tep_format_field *f, struct tep_record *r, char *dst,
+			   size_t size);
 
 #endif

@@ -140,27 +140,29 @@ static void install_signals(struct noise_run *run)
 static const struct noise_backend *choose_backend(const struct noise_tool *tool,
 						 struct noise_params *p)
 {
-	/* timerlat has the tracer alone (it takes no --backend); its setup says what is missing */
-	if (tool->tracer == TRACER_TIMERLAT)
-		return &noise_tracer_backend;
+	bool timerlat = tool->tracer == TRACER_TIMERLAT;
+	const struct noise_backend *sampler = timerlat ? &timerlat_sampler_backend
+						       : &noise_sampler_backend;
+
 	switch (p->backend) {
 	case BACKEND_TRACER:
 		return &noise_tracer_backend;
 	case BACKEND_SAMPLER:
-		return &noise_sampler_backend;
+		return sampler;
 	case BACKEND_AUTO:
 		break;
 	}
-	if (noise_tracer_available())
+	if (noise_tracer_available(timerlat ? "timerlat" : "osnoise"))
 		return &noise_tracer_backend;
 	/*
 	 * Without root tracefs cannot say whether the kernel has the tracer: do
 	 * not claim it has none; the sampler says what it lacks without root.
 	 */
 	if (geteuid())
-		return &noise_sampler_backend;
-	info_msg("the kernel has no osnoise tracer: measuring with the sampler backend");
-	return &noise_sampler_backend;
+		return sampler;
+	info_msg("the kernel has no %s tracer: measuring with the sampler backend",
+		 timerlat ? "timerlat" : "osnoise");
+	return sampler;
 }
 
 /* Options that only mean something to the kernel tracer. */
@@ -181,8 +183,11 @@ static int check_backend_options(const struct noise_tool *tool, const struct noi
 		opt = p->events->filter ? "--filter" : p->events->trigger ? "--trigger" : "-e";
 	else if (p->cgroup)
 		opt = "-C";
+	else if (tool->tracer == TRACER_TIMERLAT)
+		opt = timerlat_tracer_only_option(p);
 	if (opt) {
-		err_msg("%s needs the tracer backend (the kernel osnoise tracer)", opt);
+		err_msg("%s needs the tracer backend (the kernel %s tracer)", opt,
+			tool->tracer == TRACER_TIMERLAT ? "timerlat" : "osnoise");
 		return -EINVAL;
 	}
 	return 0;

@@ -99,13 +99,9 @@ void noise_metric_names(FILE *out, const struct cli_completion *c)
 
 /* Ours: the backends, then the gate and the record. */
 #define NOISE_OPTS_OURS \
-	CLI_VALUE(OPT_BACKEND, "backend", "auto|tracer|sampler", \
-		  "measure with the kernel osnoise tracer or the user-space\n" \
-		  "\t\tsampler (kernels without the tracer); auto takes the tracer when the kernel has it", \
-		  .complete = CLI_COMP_WORDS, .words = "auto tracer sampler"), \
-	CLI_FLAG(OPT_UNATTRIBUTED, "unattributed", \
-		 "let the sampler measure without trace events (no root): every gap then\n" \
-		 "\t\tcounts as HW noise, and the record says so"), \
+	NOISE_OPTS_BACKEND("osnoise", "sampler (kernels without the tracer)", \
+			   "let the sampler measure without trace events (no root): every gap then\n" \
+			   "\t\tcounts as HW noise, and the record says so"), \
 	NOISE_OPTS_GATE("max_single_us>20, cpu_available_pct<99.99,\n" \
 			"\t\tp99_us>5 (hist), hw_count>0")
 

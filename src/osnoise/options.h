@@ -84,7 +84,19 @@ void noise_metric_names(FILE *out, const struct cli_completion *c);
 		  "define action to be executed at measurement end, multiple are allowed", \
 		  .complete = CLI_COMP_WORDS, .words = ACTION_WORDS)
 
-/* Ours, after upstream's: the gate and the record (--backend is the noise tools'). */
+/*
+ * Ours, after upstream's: the backend, TRACER the kernel tracer it names,
+ * SAMPLER what the user-space one is, UNATTRIBUTED what it loses without
+ * trace events.
+ */
+#define NOISE_OPTS_BACKEND(tracer, sampler, unattributed) \
+	CLI_VALUE(OPT_BACKEND, "backend", "auto|tracer|sampler", \
+		  "measure with the kernel " tracer " tracer or the user-space\n" \
+		  "\t\t" sampler "; auto takes the tracer when the kernel has it", \
+		  .complete = CLI_COMP_WORDS, .words = "auto tracer sampler"), \
+	CLI_FLAG(OPT_UNATTRIBUTED, "unattributed", unattributed)
+
+/* Ours, after upstream's: the gate and the record. */
 #define NOISE_OPTS_GATE(example) \
 	OUT_RECORD_OPTIONS, \
 	CLI_VALUE(OPT_FAIL_IF, "fail-if", "EXPR", \

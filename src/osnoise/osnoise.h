@@ -151,6 +151,7 @@ struct noise_params {
 
 	/* timerlat only; its -i and -T are stop_us and stop_total_us, the same kernel files */
 	long long print_stack_us;	/* -s: the IRQ's stack for thread latencies >= this; 0 off */
+	bool stack_option;		/* -s itself was given (not only -a) */
 	bool nano;			/* -n: ns instead of us */
 	enum timerlat_workload workload;	/* -k, -u, -U; AUTO until the tracer's setup */
 	long long dma_latency_us;	/* --dma-latency; -1: no request */
@@ -159,6 +160,9 @@ struct noise_params {
 	enum timerlat_stack_format stack_format;
 	bool no_irq, no_thread;		/* hist: columns left out */
 };
+
+/* timerlat: the first option given that only the tracer backend runs, or NULL (timerlat.c) */
+const char *timerlat_tracer_only_option(const struct noise_params *p);
 
 /* timerlat: the user column is shown (rtla's own threads, or -U's) */
 static inline bool timerlat_user_data(const struct noise_params *p)
@@ -403,9 +407,11 @@ void noise_run_add_latency(struct noise_run *run, int cpu, enum timerlat_context
 
 extern const struct noise_backend noise_tracer_backend;
 extern const struct noise_backend noise_sampler_backend;
+/* timerlat's user-space backend (src/timerlat/sampler.c): sleepers instead of spinners */
+extern const struct noise_backend timerlat_sampler_backend;
 
-/* Does the running kernel have the osnoise tracer? (for --backend auto) */
-bool noise_tracer_available(void);
+/* Does the running kernel have TRACER ("osnoise", "timerlat")? (for --backend auto) */
+bool noise_tracer_available(const char *tracer);
 
 /* options.c: the option lists of top and hist (cli.h), shared by both modes */
 extern const struct cli_option noise_options[], noise_hist_options[];

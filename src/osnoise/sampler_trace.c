@@ -166,45 +166,6 @@ static int build_types(struct sampler_trace *t)
 	return n ? 0 : -ENOENT;
 }
 
-static long long read_field(struct tep_format_field *f, void *data, long long dflt)
-{
-	unsigned long long v;
-
-	if (!f || tep_read_number_field(f, data, &v))
-		return dflt;
-	return (long long)v;
-}
-
-/* A char[] or __data_loc/__rel_loc string field into a 16-byte name. */
-static void read_name(struct tep_format_field *f, struct tep_record *r, char *dst)
-{
-	unsigned long long v;
-	unsigned off, len;
-
-	dst[0] = '\0';
-	if (!f)
-		return;
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		if (tep_read_number_field(f, r->data, &v))
-			return;
-		off = v & 0xffff;
-		len = (v >> 16) & 0xffff;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += f->offset + f->size;
-	} else {
-		off = f->offset;
-		len = f->size;
-	}
-	if (off >= (unsigned)r->size)
-		return;
-	if (len > (unsigned)r->size - off)
-		len = r->size - off;
-	if (len > 15)
-		len = 15;
-	memcpy(dst, (char *)r->data + off, len);
-	dst[len] = '\0';
-}
-
 /* Trace clock to spinner ticks: the identity, or the calibrated line. */
 static uint64_t to_ticks(const struct sampler_trace *t, uint64_t ts)
 {
@@ -230,10 +191,10 @@ static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ct
 	ev.ts = to_ticks(t, r->ts);
 	ev.kind = ty->kind;
 	ev.type = e->id;
-	ev.arg = read_field(ty->arg, r->data, -1);
-	ev.arg2 = read_field(ty->arg2, r->data, -1);
-	ev.dur = read_field(ty->dur, r->data, 0);
-	read_name(ty->name, r, ev.name);
+	ev.arg = trace_events_read_num(ty->arg, r->data, -1);
+	ev.arg2 = trace_events_read_num(ty->arg2, r->data, -1);
+	ev.dur = trace_events_read_num(ty->dur, r->data, 0);
+	trace_events_read_str(ty->name, r, ev.name, sizeof(ev.name));
 	sampler_attr_push(t->attr, cpu, &ev);
 	return 0;
 }

@@ -73,13 +73,13 @@ static const char *tracer_name(const struct noise_run *run)
 	return run->tool->tracer == TRACER_TIMERLAT ? "timerlat" : "osnoise";
 }
 
-bool noise_tracer_available(void)
+bool noise_tracer_available(const char *tracer)
 {
 	const char *dir;
 
 	if (tracefs_tracing_dir_is_mounted(geteuid() == 0, &dir) <= 0)
 		return false;
-	return tracefs_tracer_available(NULL, "osnoise");
+	return tracefs_tracer_available(NULL, tracer);
 }
 
 /* Which tracer an instance (NULL: top level) runs. */

@@ -240,21 +240,24 @@ static void stop_workers(struct timerlat_kernel *k)
 /* ---- --dma-latency ---- */
 
 /* The PM QoS request lasts as long as the descriptor: close-on-exec, opened after every fork. */
-static int request_dma_latency(struct timerlat_kernel *k, long long us)
+int timerlat_dma_latency_open(long long us)
 {
 	int32_t value = us;
 	char path[PATH_MAX];
+	int fd;
 
 	sysroot_path("/dev/cpu_dma_latency", path, sizeof(path));
-	k->dma_fd = open(path, O_RDWR | O_CLOEXEC);
-	if (k->dma_fd < 0 || write(k->dma_fd, &value, sizeof(value)) != sizeof(value)) {
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0 || write(fd, &value, sizeof(value)) != sizeof(value)) {
 		int err = errno;
 
 		err_msg("--dma-latency: cannot set %s: %s", path, strerror(err));
+		if (fd >= 0)
+			close(fd);
 		return -err;
 	}
 	debug_msg("%s set to %lld us", path, us);
-	return 0;
+	return fd;
 }
 
 int timerlat_kernel_start(struct timerlat_kernel *k, const struct noise_params *p)
@@ -271,8 +274,11 @@ int timerlat_kernel_start(struct timerlat_kernel *k, const struct noise_params *
 	if (p->cgroup && p->workload != TL_WORKLOAD_USER_LOAD &&
 	    (ret = threads_set_cgroup(threads, p->cgroup_name)))
 		return ret;
-	if (p->dma_latency_us >= 0 && (ret = request_dma_latency(k, p->dma_latency_us)))
-		return ret;
+	if (p->dma_latency_us >= 0) {
+		k->dma_fd = timerlat_dma_latency_open(p->dma_latency_us);
+		if (k->dma_fd < 0)
+			return k->dma_fd;
+	}
 	return 0;
 }
 
@@ -378,7 +384,9 @@ void timerlat_print_analysis(FILE *f, const struct noise_run *run)
 {
 	const struct noise_params *p = run->params;
 
-	if (run->analysis)
+	if (timerlat_sampler_run(run))
+		timerlat_sampler_print_analysis(f, run);
+	else if (run->analysis)
 		timerlat_aa_print(run->analysis, f, p->stop_us, p->stop_total_us, p->stack_format);
 }
 
@@ -386,7 +394,9 @@ void timerlat_analysis_json(struct json *j, const struct noise_run *run)
 {
 	const struct noise_params *p = run->params;
 
-	if (run->analysis)
+	if (timerlat_sampler_run(run))
+		timerlat_sampler_json(j, run);
+	else if (run->analysis)
 		timerlat_aa_json(run->analysis, j, p->stop_us, p->stop_total_us);
 	else
 		json_null(j, "analysis");

@@ -67,6 +67,11 @@
 		  "set the stack format of the analysis (default truncate)", \
 		  .complete = CLI_COMP_WORDS, .words = "truncate skip full")
 
+#define TIMERLAT_OPTS_BACKEND \
+	NOISE_OPTS_BACKEND("timerlat", "sampler (kernels without it: sleeping threads, as cyclictest)", \
+			   "let the sampler measure without trace events: no IRQ column and no\n" \
+			   "\t\texplanation of late wake-ups, and no line saying so")
+
 #define TIMERLAT_GATE_EXAMPLE	"thread_max_us>50, irq_avg_us>5,\n" \
 				"\t\tp99_thread_us>20 (hist), user_sample_count<1000"
 
@@ -79,6 +84,7 @@ static const struct cli_option timerlat_top_options[] = {
 	NOISE_OPT_PRIORITY,
 	TIMERLAT_OPTS_WORKLOAD,
 	NOISE_OPTS_TUNING("-i or -T"),
+	TIMERLAT_OPTS_BACKEND,
 	NOISE_OPTS_GATE(TIMERLAT_GATE_EXAMPLE),
 	CLI_OPT_END
 };
@@ -94,6 +100,7 @@ static const struct cli_option timerlat_hist_options[] = {
 	NOISE_OPT_PRIORITY,
 	TIMERLAT_OPTS_WORKLOAD,
 	NOISE_OPTS_TUNING("-i or -T"),
+	TIMERLAT_OPTS_BACKEND,
 	NOISE_OPTS_GATE(TIMERLAT_GATE_EXAMPLE),
 	CLI_OPT_END
 };
@@ -166,6 +173,7 @@ static int timerlat_parse_option(int id, const char *arg, struct noise_params *p
 		return parse_us(arg, LLONG_MAX / 1000, &p->stop_total_us, err);
 	case 's':
 		*what = "Invalid -s value";
+		p->stack_option = true;
 		return parse_us(arg, LLONG_MAX / 1000, &p->print_stack_us, err);
 	case 'n':
 		p->nano = true;
@@ -212,6 +220,25 @@ static int timerlat_parse_option(int id, const char *arg, struct noise_params *p
 	default:
 		return 1;
 	}
+}
+
+const char *timerlat_tracer_only_option(const struct noise_params *p)
+{
+	static const char *const workload[] = {
+		[TL_WORKLOAD_KERNEL] = "-k", [TL_WORKLOAD_USER] = "-u", [TL_WORKLOAD_USER_LOAD] = "-U",
+	};
+
+	if (p->workload != TL_WORKLOAD_AUTO)
+		return workload[p->workload];
+	if (p->stack_option && p->print_stack_us)
+		return "-s";
+	if (p->aa_only)
+		return "--aa-only";
+	if (p->dump_tasks)
+		return "--dump-tasks";
+	if (p->deepest_idle >= -1)
+		return "--deepest-idle-state";
+	return NULL;
 }
 
 /* timerlat's cross-option checks (noise_tool.check_params) */

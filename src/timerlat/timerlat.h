@@ -55,6 +55,8 @@ struct timerlat_data {
 	struct timerlat_cpu *cpu;	/* params->nr_cpus entries */
 	bool hist;
 	uint64_t divisor;		/* 1000 (us), or 1 with -n */
+	bool sampled;			/* the sampler backend's: not the tracer's quantities */
+	bool no_irq;			/* the sampler without trace events: no IRQ latencies */
 };
 
 /* "irq", "thread", "user": the contexts in the record, the stop reasons, the metrics */
@@ -65,6 +67,8 @@ int timerlat_sink_new(struct noise_run *run);
 void timerlat_add_latency(struct noise_run *run, int cpu, enum timerlat_context context,
 			  uint64_t seq, uint64_t ns);
 void timerlat_sink_free(struct noise_run *run);
+/* The sampler backend measures: its header, and the IRQ column only with IRQ_KNOWN. */
+void timerlat_sink_sampled(struct noise_run *run, bool irq_known);
 void timerlat_top_print(FILE *f, const struct noise_run *run, time_t now);
 void timerlat_top_print_final(FILE *f, const struct noise_run *run, time_t now);
 void timerlat_top_json(struct json *j, const struct noise_run *run);
@@ -128,6 +132,18 @@ int timerlat_rearm(struct timerlat_kernel *k, const struct noise_params *p);
 /* The workers ended and reaped, the DMA request dropped. */
 void timerlat_kernel_stop(struct timerlat_kernel *k);
 void timerlat_kernel_free(struct timerlat_kernel *k);
+
+/* --dma-latency: the PM QoS request, held while the returned fd is open (or -errno, said) */
+int timerlat_dma_latency_open(long long us);
+
+/* ---- sampler.c: the backend for kernels without the tracer (sampler.h) ---- */
+
+/* Did the sampler backend measure RUN? */
+bool timerlat_sampler_run(const struct noise_run *run);
+/* Why the wake-up that stopped the run was late (the tracer's auto-analysis' place). */
+void timerlat_sampler_print_analysis(FILE *f, const struct noise_run *run);
+/* "explained", "analysis" and per CPU the worst wake-ups with their causes. */
+void timerlat_sampler_json(struct json *j, const struct noise_run *run);
 
 /* The analysis' report (run->analysis), for the tool rows. */
 void timerlat_print_analysis(FILE *f, const struct noise_run *run);

@@ -26,6 +26,14 @@ const char *const timerlat_context_names[TL_CONTEXTS] = { "irq", "thread", "user
 /* the percentiles of hist's record and gate, in 1/10000 */
 static const unsigned percentiles[] = { 5000, 9000, 9900, 9990, 9999 };
 
+void timerlat_sink_sampled(struct noise_run *run, bool irq_known)
+{
+	run->latency->sampled = true;
+	run->latency->no_irq = !irq_known;
+	if (!irq_known && run->latency->hist)
+		run->params->no_irq = true;	/* hist: the column goes, as with --no-irq */
+}
+
 int timerlat_sink_new(struct noise_run *run)
 {
 	const struct noise_params *p = run->params;
@@ -157,7 +165,11 @@ static void print_header(FILE *f, const struct noise_run *run, time_t now)
 	char duration[32];
 
 	noise_format_duration(now - run->start_time, duration, sizeof(duration));
-	fprintf(f, "%37sTimer Latency%46s%*s\n", "", "", user ? 41 : 0, "");
+	if (run->latency->sampled)	/* not the tracer's quantities: say which they are */
+		fprintf(f, "%9sTimer Latency, sampler backend: IRQ at hrtimer_expire_entry, Thread "
+			"at the clock read after the wake-up\n", "");
+	else
+		fprintf(f, "%37sTimer Latency%46s%*s\n", "", "", user ? 41 : 0, "");
 	fprintf(f, "%-6s   |          IRQ Timer Latency (%s)        |         Thread Timer Latency (%s)",
 		duration, unit, unit);
 	if (user)
@@ -185,7 +197,9 @@ static void print_cpu(FILE *f, const struct noise_run *run, int cpu)
 	const struct timerlat_cpu *c = &run->latency->cpu[cpu];
 	uint64_t div = run->latency->divisor;
 
-	fprintf(f, "%3d #%-9llu |", cpu, (unsigned long long)c->ctx[TL_IRQ].count);
+	/* without IRQ latencies (a sampler without events) the count is the thread's */
+	fprintf(f, "%3d #%-9llu |", cpu, (unsigned long long)c->ctx[run->latency->no_irq ?
+									TL_THREAD : TL_IRQ].count);
 	if (c->ctx[TL_IRQ].count)
 		print_block(f, &c->ctx[TL_IRQ], div, true);
 	else
@@ -249,7 +263,7 @@ static void print_all(FILE *f, const struct noise_run *run)
 	timerlat_sum_cpus(run, all);
 	if (!all[TL_IRQ].count && !all[TL_THREAD].count)
 		return;
-	for (count = all[TL_IRQ].count; count > 999999; count /= 10)
+	for (count = all[run->latency->no_irq ? TL_THREAD : TL_IRQ].count; count > 999999; count /= 10)
 		e++;
 	fprintf(f, "%.15s|%.40s|%.39s%s%.*s\n", dashes, dashes, dashes, user ? "-|" : "",
 		user ? 39 : 0, dashes);
@@ -346,7 +360,7 @@ void timerlat_top_json(struct json *j, const struct noise_run *run)
 	const struct noise_params *p = run->params;
 	const struct timerlat_data *d = run->latency;
 
-	json_str(j, "workload", p->workload == TL_WORKLOAD_KERNEL ? "kernel" :
+	json_str(j, "workload", d->sampled ? "sampler" : p->workload == TL_WORKLOAD_KERNEL ? "kernel" :
 				p->workload == TL_WORKLOAD_USER ? "user" : "user-load");
 	json_i64(j, "period_us", p->period_us);
 	json_array_begin(j, "cpus");
