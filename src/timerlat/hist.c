@@ -101,6 +101,9 @@ void timerlat_hist_print(FILE *f, const struct noise_run *run, time_t now)
 		noise_format_duration(now - run->start_time, duration, sizeof(duration));
 		fprintf(f, "# RTLA timerlat histogram\n# Time unit is %s\n# Duration: %s\n",
 			p->nano ? "nanoseconds (ns)" : "microseconds (us)", duration);
+		if (run->latency->sampled)	/* not the tracer's quantities */
+			fprintf(f, "# Sampler backend: %sThr at the clock read after the wake-up\n",
+				p->no_irq ? "" : "IRQ at hrtimer_expire_entry, ");
 		if (!p->no_index)
 			fputs("Index", f);
 		for (int cpu = 0; cpu < p->nr_cpus; cpu++) {

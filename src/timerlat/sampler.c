@@ -32,6 +32,8 @@
 #include "timerlat/timerlat.h"
 #include "util.h"
 
+#define SLEEPER_STACK	(256 * 1024)	/* locked with the rest: not glibc's 8 MiB */
+
 enum sleeper_cmd { SLEEP_WAIT, SLEEP_RUN, SLEEP_EXIT };
 
 struct wake {
@@ -230,6 +232,7 @@ static int new_sleeper(struct tl_sampler *s, int cpu, uint64_t phase)
 	CPU_SET(cpu, &set);
 	pthread_attr_init(&attr);
 	pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	pthread_attr_setstacksize(&attr, SLEEPER_STACK);
 	ret = pthread_create(&sl->thread, &attr, sleeper_main, sl);
 	pthread_attr_destroy(&attr);
 	if (ret)
@@ -384,10 +387,6 @@ static int tl_setup(struct noise_run *run)
 		  "read after the wake-up, as cyclictest), without trace events";
 	timerlat_sink_sampled(run, s->trace != NULL);
 
-	/* a page fault in a sleeper would be its own latency */
-	s->locked = !mlockall(MCL_CURRENT | MCL_FUTURE);
-	if (!s->locked)
-		debug_msg("timerlat sampler: mlockall: %s", strerror(errno));
 	/* the sleepers of different CPUs wake apart: period / measured CPUs between them */
 	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
 		if (!CPU_ISSET(cpu, &p->cpus))
@@ -403,6 +402,15 @@ static int tl_setup(struct noise_run *run)
 	}
 	if ((ret = wait_started(s)))
 		goto out_fail;
+	/*
+	 * A page fault in a sleeper would be its own latency: what exists now
+	 * (their stacks and rings) is locked; later allocations of the main
+	 * thread need not be, and an RLIMIT_MEMLOCK must not fail them.
+	 */
+	s->locked = !mlockall(MCL_CURRENT);
+	if (!s->locked)
+		warn_msg("timerlat sampler: cannot lock memory (%s): a page fault would show as "
+			 "latency", strerror(errno));
 	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
 		int err;
 

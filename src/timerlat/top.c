@@ -166,8 +166,9 @@ static void print_header(FILE *f, const struct noise_run *run, time_t now)
 
 	noise_format_duration(now - run->start_time, duration, sizeof(duration));
 	if (run->latency->sampled)	/* not the tracer's quantities: say which they are */
-		fprintf(f, "%9sTimer Latency, sampler backend: IRQ at hrtimer_expire_entry, Thread "
-			"at the clock read after the wake-up\n", "");
+		fprintf(f, "%9sTimer Latency, sampler backend: %sThread at the clock read after "
+			"the wake-up\n", "", run->latency->no_irq ? "no IRQ column (no trace events), "
+			: "IRQ at hrtimer_expire_entry, ");
 	else
 		fprintf(f, "%37sTimer Latency%46s%*s\n", "", "", user ? 41 : 0, "");
 	fprintf(f, "%-6s   |          IRQ Timer Latency (%s)        |         Thread Timer Latency (%s)",

@@ -52,3 +52,16 @@ pp_unload_all() {
 	done
 	return 0
 }
+
+# What is still waiting in the kernel (for a note when the driver stays
+# blocked): each process in state D, its pid, name and wait channel.
+pp_pending_writes() {
+	local d state comm
+	for d in /proc/[0-9]*; do
+		state=$(awk '/^State:/ { print $2 }' "$d/status" 2>/dev/null) || continue
+		[ "$state" = D ] || continue
+		comm=$(cat "$d/comm" 2>/dev/null)
+		printf '%s (pid %s) in %s; ' "$comm" "${d#/proc/}" "$(cat "$d/wchan" 2>/dev/null)"
+	done
+	dmesg | grep -c 'release parport when not owner' | sed 's/$/ release-when-not-owner lines/'
+}
