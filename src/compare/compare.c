@@ -12,7 +12,10 @@
  * with the workload more than with the machine. Records of different
  * kernels, hosts, tools, backends, CPUs or options are still compared (a
  * kernel upgrade is what a baseline is for) with a warning naming each
- * difference. Exit 2 on a regression, 1 on an error.
+ * difference, except timerlat records of different backends: the sampler's
+ * thread latency is not the tracer's (src/timerlat/sampler.h), so those are
+ * refused unless --across-backends says the user knows. Exit 2 on a
+ * regression, 1 on an error.
  */
 #include <errno.h>
 #include <math.h>
@@ -28,7 +31,7 @@
 #include "parse.h"
 #include "util.h"
 
-enum { OPT_TOLERANCE = CLI_LONG, OPT_MAX_INCREASE };
+enum { OPT_TOLERANCE = CLI_LONG, OPT_MAX_INCREASE, OPT_ACROSS_BACKENDS };
 
 #define DEFAULT_TOLERANCE_PCT	10.0
 #define RESOLUTION_US		1.0	/* below this a time did not really change */
@@ -121,6 +124,9 @@ static const struct cli_option compare_options[] = {
 		  "how much worse METRIC may be, in its unit (us, percentage points, a count);\n"
 		  "\t\tinstead of --tolerance for it; judges counts too; multiple are allowed",
 		  .complete = CLI_COMP_CALL, .candidates = figure_names),
+	CLI_FLAG(OPT_ACROSS_BACKENDS, "across-backends",
+		 "compare timerlat records of the tracer and the sampler backend, which\n"
+		 "\t\tmeasure different quantities (refused without it)"),
 	OUT_CLI_OPTIONS(column_names),
 	CLI_OPT_HELP("show this help"),
 	CLI_OPT_VERSION("show the version"),
@@ -248,6 +254,18 @@ static const struct jv *find_cpu(const struct jv *rec, int cpu)
 		if (jv_num(&cpus->items[i], "cpu", &n) && (int)n == cpu)
 			return &cpus->items[i];
 	return NULL;
+}
+
+/* Do both records measure the same thing? (one line saying why not) */
+static bool same_quantities(const struct jv *a, const struct jv *b)
+{
+	const char *ba = jv_str(a, "backend", "?"), *bb = jv_str(b, "backend", "?");
+
+	if (strncmp(jv_str(a, "command", ""), "timerlat", 8) || !strcmp(ba, bb))
+		return true;
+	err_msg("BASE was measured by the %s backend and NEW by the %s: their latencies are "
+		"different quantities (give --across-backends to compare them anyway)", ba, bb);
+	return false;
 }
 
 /* "the records differ in kernel: 6.12.0 (BASE) vs 6.18.0 (NEW)" */
@@ -416,6 +434,7 @@ static int write_record(struct json *j, const void *arg)
 int cmd_compare(int argc, char **argv)
 {
 	struct limits l = { .tolerance_pct = DEFAULT_TOLERANCE_PCT };
+	bool across_backends = false;
 	struct out_opts out = { 0 };
 	struct jv *base = NULL, *new = NULL;
 	struct tally tally = { 0 };
@@ -444,6 +463,9 @@ int cmd_compare(int argc, char **argv)
 				return EXIT_ERROR;
 			}
 			break;
+		case OPT_ACROSS_BACKENDS:
+			across_backends = true;
+			break;
 		}
 	}
 	if (id < 0)
@@ -456,7 +478,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	base = load_record(argv[p.optind]);
 	new = base ? load_record(argv[p.optind + 1]) : NULL;
-	if (!new)
+	if (!new || (!across_backends && !same_quantities(base, new)))
 		goto out;
 	/* the record is ours to write: it carries the verdict beside the rows */
 	if (out_record_open(&rec, out.json, out.json_file))

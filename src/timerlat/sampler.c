@@ -724,6 +724,13 @@ void timerlat_sampler_print_analysis(FILE *f, const struct noise_run *run)
 	print_hidden(f, s, s->stop_cpu_seen);
 }
 
+static int by_latency_desc(const void *a, const void *b)
+{
+	const struct tlw_why *x = a, *y = b;
+
+	return x->latency < y->latency ? 1 : x->latency > y->latency ? -1 : 0;
+}
+
 void timerlat_sampler_json(struct json *j, const struct noise_run *run)
 {
 	const struct tl_sampler *s = run->priv;
@@ -748,9 +755,13 @@ void timerlat_sampler_json(struct json *j, const struct noise_run *run)
 		json_i64(j, "cpu", cpu);
 		json_u64(j, "explained_over_threshold", c->explained);
 		json_u64(j, "unaccounted_ns_over_threshold", c->unaccounted_ns);
+		struct tlw_why worst[TLW_WORST];
+
+		memcpy(worst, c->worst, c->nworst * sizeof(*worst));
+		qsort(worst, c->nworst, sizeof(*worst), by_latency_desc);
 		json_array_begin(j, "worst");
 		for (int i = 0; i < c->nworst; i++)
-			tlw_why_json(j, &c->worst[i]);
+			tlw_why_json(j, &worst[i]);
 		json_array_end(j);
 		json_object_end(j);
 	}
