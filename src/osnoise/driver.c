@@ -244,14 +244,14 @@ static double tick_s(const struct noise_run *run)
  * readable; a backend with a wait() of its own may hand data over
  * meanwhile (and return early).
  */
-static void backend_wait(struct noise_run *run, int wake_fd, int wait_ms)
+static int backend_wait(struct noise_run *run, int wake_fd, int wait_ms)
 {
 	struct pollfd wake = { .fd = wake_fd, .events = POLLIN };
 
 	if (run->backend->wait)
-		run->backend->wait(run, wake_fd, wait_ms);
-	else
-		poll(&wake, 1, wait_ms);
+		return run->backend->wait(run, wake_fd, wait_ms);
+	poll(&wake, 1, wait_ms);
+	return 0;
 }
 
 /* Sleep up to one tick, or until the deadline; false when the run must end. */
@@ -269,7 +269,9 @@ static bool wait_tick(struct noise_run *run, struct tui *tui, const struct times
 	 * terminal is stdin), and q ends the run as Ctrl-C does.
 	 */
 	while (!run->stop_requested && (now = seconds_since(t0)) < until) {
-		backend_wait(run, tui ? STDIN_FILENO : wake_fds[0], (int)((until - now) * 1000) + 1);
+		if (backend_wait(run, tui ? STDIN_FILENO : wake_fds[0],
+				 (int)((until - now) * 1000) + 1) == 2)
+			break;	/* a stop: collect it now, not at the tick's end */
 		if (tui && !tui_wait(tui, 0) && !run->stop_requested)
 			run->stop_requested = 1;
 	}

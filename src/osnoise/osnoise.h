@@ -341,7 +341,8 @@ struct noise_backend {
 	/*
 	 * optional: sleep up to TIMEOUT_MS or until WAKE_FD is readable, and
 	 * hand over data as it lands where reading it later would disturb the
-	 * measured CPUs; 1 when it handed something over (it returns then)
+	 * measured CPUs; 1 when it handed something over (it returns then), 2
+	 * when a stop condition was hit (the driver collects at once)
 	 */
 	int (*wait)(struct noise_run *run, int wake_fd, int timeout_ms);
 	/* did the measurement stop by itself (a -s/-S condition)? */

@@ -20,6 +20,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,7 +67,8 @@ struct tl_sampler {
 	uint64_t stop_thread_ns;	/* -T */
 	struct sched_prio prio;
 	int on_fd;			/* the instance's tracing_on, or -1 */
-	_Atomic int on_fd_failed;
+	int hit_fd;			/* an eventfd a sleeper's -T stop wakes the collector with */
+	_Atomic int quirks;		/* a sleeper's stop writes that failed (debug output) */
 	_Atomic int stop_flag;		/* a sleeper hit -T */
 	_Atomic int stop_cpu;
 	_Atomic uint64_t stop_seq, stop_ns;
@@ -136,10 +139,12 @@ static void hit_stop(struct sleeper *sl, uint64_t seq, uint64_t ns)
 	atomic_store(&s->stop_cpu, sl->cpu);
 	atomic_store(&s->stop_seq, seq);
 	atomic_store(&s->stop_ns, ns);
-	/* a failed write only lets the drain read a little more */
+	/* a failed write only lets the drain read a little more, and the next tick finds the stop */
 	if (s->on_fd >= 0 && pwrite(s->on_fd, "0", 1, 0) != 1)
-		atomic_store(&s->on_fd_failed, 1);
+		atomic_fetch_add(&s->quirks, 1);
 	atomic_store(&s->cmd, SLEEP_WAIT);
+	if (eventfd_write(s->hit_fd, 1))
+		atomic_fetch_add(&s->quirks, 1);
 }
 
 static void measure(struct sleeper *sl, uint64_t *seq)
@@ -351,6 +356,9 @@ static int tl_setup(struct noise_run *run)
 	s->nr_cpus = p->nr_cpus;
 	s->dma_fd = -1;
 	s->on_fd = -1;
+	s->hit_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->hit_fd < 0)
+		goto out_nomem;
 	s->period_ns = p->period_us * 1000;
 	s->stop_thread_ns = p->stop_total_us * 1000;
 	/* upstream's user-space threads run at SCHED_FIFO 95 unless -P says otherwise */
@@ -553,6 +561,8 @@ static int tl_collect(struct noise_run *run)
 		run->lost_samples += atomic_load(&s->sl[cpu]->lost) + s->w.cpu[cpu].dropped;
 	}
 	tlw_compact(&s->w);
+	if (atomic_exchange(&s->quirks, 0))
+		debug_msg("timerlat sampler: a stop could not turn the trace off or wake rtla");
 	if (s->stop_seen && !atomic_load(&s->halted)) {
 		set_cmd(s, SLEEP_WAIT);
 		if (s->trace)
@@ -572,6 +582,20 @@ static bool tl_stopped(struct noise_run *run)
 	run->stop_value_us = s->stop_value_ns / 1000;
 	run->stop_reason = timerlat_context_names[s->stop_context];
 	return true;
+}
+
+/* Sleep up to TIMEOUT_MS, until WAKE_FD is readable, or until a sleeper hits -T (2). */
+static int tl_wait(struct noise_run *run, int wake_fd, int timeout_ms)
+{
+	struct tl_sampler *s = run->priv;
+	struct pollfd fds[2] = { { .fd = wake_fd, .events = POLLIN },
+				 { .fd = s ? s->hit_fd : -1, .events = POLLIN } };
+	eventfd_t v;
+
+	if (poll(fds, 2, timeout_ms) > 0 && (fds[1].revents & POLLIN) &&
+	    !eventfd_read(s->hit_fd, &v))
+		return 2;
+	return 0;
 }
 
 /* From a signal handler: atomic stores only. */
@@ -653,7 +677,8 @@ static void tl_teardown(struct noise_run *run)
 	}
 	if (s->dma_fd >= 0)
 		close(s->dma_fd);
-	s->dma_fd = -1;
+	if (s->hit_fd >= 0)
+		close(s->hit_fd);
 	tlw_trace_destroy(s->trace);
 	s->trace = NULL;
 	if (s->locked)
@@ -682,6 +707,7 @@ const struct noise_backend timerlat_sampler_backend = {
 	.setup = tl_setup,
 	.enable = tl_enable,
 	.collect = tl_collect,
+	.wait = tl_wait,
 	.stopped = tl_stopped,
 	.halt = tl_halt,
 	.rearm = tl_rearm,
@@ -755,6 +781,10 @@ void timerlat_sampler_json(struct json *j, const struct noise_run *run)
 		json_i64(j, "cpu", cpu);
 		json_u64(j, "explained_over_threshold", c->explained);
 		json_u64(j, "unaccounted_ns_over_threshold", c->unaccounted_ns);
+		/* of every wake-up explained: what share of the latency no event accounts for */
+		json_u64(j, "wakeups_explained", c->wakeups);
+		json_u64(j, "latency_ns_total", c->latency_ns);
+		json_u64(j, "unaccounted_ns_total", c->latency_unaccounted_ns);
 		struct tlw_why worst[TLW_WORST];
 
 		memcpy(worst, c->worst, c->nworst * sizeof(*worst));

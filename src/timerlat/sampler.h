@@ -142,7 +142,8 @@ struct tlw_cpu {
 	/* kept: the worst wake-ups of the run, and totals */
 	struct tlw_why worst[TLW_WORST];
 	int nworst;
-	uint64_t explained, explained_ns, unaccounted_ns;
+	uint64_t explained, explained_ns, unaccounted_ns;	/* over the thresholds */
+	uint64_t wakeups, latency_ns, latency_unaccounted_ns;	/* every wake-up */
 };
 
 struct tlw {

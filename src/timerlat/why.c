@@ -396,8 +396,13 @@ bool tlw_wake(struct tlw *w, int cpu, uint64_t seq, uint64_t target, uint64_t wo
 		c->explained++;
 		log_why(w, &c->cur);
 	}
+	c->wakeups++;
+	c->latency_ns += c->cur.latency;
 	for (int i = 0; i < c->cur.ncauses; i++) {
-		if (c->cur.cause[i].kind == WHY_UNACCOUNTED && late)
+		if (c->cur.cause[i].kind != WHY_UNACCOUNTED)
+			continue;
+		c->latency_unaccounted_ns += c->cur.cause[i].ns;
+		if (late)
 			c->unaccounted_ns += c->cur.cause[i].ns;
 	}
 	if (late)
@@ -427,6 +432,7 @@ void tlw_reset(struct tlw *w)
 
 		c->nworst = 0;
 		c->explained = c->explained_ns = c->unaccounted_ns = 0;
+		c->wakeups = c->latency_ns = c->latency_unaccounted_ns = 0;
 	}
 	w->nlog = 0;
 }
