@@ -59,9 +59,9 @@ def percentile(hist, q):
     return max(hist)
 
 
-def cyclictest_run(a):
+def cyclictest_run(a, seconds):
     out, _, cpu = run_timed(["cyclictest", "-m", "-p95", f"-i{a.period}", "-a", str(a.cpu),
-                             "-t1", "-D", str(a.seconds), "-h", "20000", "-q"])
+                             "-t1", "-D", str(seconds), "-h", "20000", "-q"])
     hist = {}
     for line in out.splitlines():
         m = re.match(r"^(\d{6})\s+(\d+)", line)
@@ -73,12 +73,12 @@ def cyclictest_run(a):
     return hist, cpu
 
 
-def rtla_run(a, extra=()):
+def rtla_run(a, extra=(), seconds=None):
     """Our hist's thread latencies by us (from the record's buckets), and its CPU time."""
     with tempfile.TemporaryDirectory() as d:
         rec = os.path.join(d, "r.json")
         _, err, cpu = run_timed([a.rtla, "timerlat", "hist", "--backend", "sampler",
-                                 "-c", str(a.cpu), "-d", str(a.seconds), "-P", "f:95",
+                                 "-c", str(a.cpu), "-d", str(seconds or a.seconds), "-P", "f:95",
                                  "-p", str(a.period), "--dma-latency", "0", "-b", "1",
                                  "-E", "20000", "--json-file", rec, *extra])
         r = json.load(open(rec))
@@ -89,25 +89,31 @@ def rtla_run(a, extra=()):
     return hist, cpu, r
 
 
-def summary(hist, cpu):
+def summary(hist, cpu, short=None):
+    """The run's figures; with the SHORT (1 s) run's (hist, cpu), the CPU per extra wake-up."""
     n = sum(hist.values())
-    return {"median": percentile(hist, 0.5), "p99": percentile(hist, 0.99),
-            "max": max(hist), "wakeups": n, "cpu_us_per_wakeup": cpu * 1e6 / n}
+    s = {"median": percentile(hist, 0.5), "p99": percentile(hist, 0.99),
+         "max": max(hist), "wakeups": n, "cpu_us_per_wakeup": cpu * 1e6 / n}
+    if short:
+        s["marginal_us"] = (cpu - short[1]) * 1e6 / max(n - sum(short[0].values()), 1)
+        s["startup_ms"] = (short[1] - s["marginal_us"] * sum(short[0].values()) / 1e6) * 1e3
+    return s
 
 
 def part_cyclictest(a):
-    print(f"== cyclictest vs sampler: CPU {a.cpu}, period {a.period} us, FIFO 95, "
-          f"{a.seconds} s x {a.rounds}, alternated")
+    print(f"== cyclictest vs sampler: CPU {a.cpu}, period {a.period} us, FIFO 95, DMA latency "
+          f"0 us, {a.seconds} s (and 1 s, for the CPU per wake-up) x {a.rounds}, alternated")
     runs = {"cyclictest": [], "sampler": []}
     for _ in range(a.rounds):
-        h, cpu = cyclictest_run(a)
-        runs["cyclictest"].append(summary(h, cpu))
-        h, cpu, _ = rtla_run(a)
-        runs["sampler"].append(summary(h, cpu))
+        short = cyclictest_run(a, 1)
+        runs["cyclictest"].append(summary(*cyclictest_run(a, a.seconds), short))
+        short = rtla_run(a, seconds=1)[:2]
+        runs["sampler"].append(summary(*rtla_run(a)[:2], short))
     for tool, rs in runs.items():
         for r in rs:
             print(f"  {tool:10} median {r['median']:4} us  p99 {r['p99']:5} us  max {r['max']:6} us"
-                  f"  cpu {r['cpu_us_per_wakeup']:.2f} us/wake-up ({r['wakeups']} wake-ups)")
+                  f"  cpu {r['marginal_us']:.2f} us per wake-up + {r['startup_ms']:.0f} ms to "
+                  f"start and stop ({r['wakeups']} wake-ups)")
     ct, sp = runs["cyclictest"], runs["sampler"]
     for key in ("median", "p99"):
         lo, hi = min(r[key] for r in ct), max(r[key] for r in ct)
@@ -116,8 +122,8 @@ def part_cyclictest(a):
         print(f"  {key}: cyclictest {lo}..{hi} us, ours (median of runs) {ours} us: "
               f"{'within' if lo - spread <= ours <= hi + spread else 'OUTSIDE'} "
               f"cyclictest's range widened by its own spread ({spread} us)")
-    ratio = statistics.median(r["cpu_us_per_wakeup"] for r in sp) / \
-        statistics.median(r["cpu_us_per_wakeup"] for r in ct)
+    ratio = statistics.median(r["marginal_us"] for r in sp) / \
+        max(statistics.median(r["marginal_us"] for r in ct), 1e-9)
     print(f"  cpu per wake-up, ours / cyclictest: {ratio:.2f} (goal <= 1.00, attribution on)")
 
 
@@ -196,11 +202,11 @@ def part_observer(a):
     for _ in range(a.rounds):
         for mode, extra in (("on", ()), ("off", ("--unattributed",))):
             h, cpu, _ = rtla_run(a, extra)
-            res[mode].append(summary(h, cpu))
+            res[mode].append(summary(h, cpu, rtla_run(a, extra, 1)[:2]))
     for mode, rs in res.items():
         print(f"  attribution {mode:3}: median {[r['median'] for r in rs]} us, p99 "
-              f"{[r['p99'] for r in rs]} us, cpu {statistics.median(r['cpu_us_per_wakeup'] for r in rs):.2f} "
-              f"us/wake-up")
+              f"{[r['p99'] for r in rs]} us, cpu {statistics.median(r['marginal_us'] for r in rs):.2f} "
+              f"us per wake-up")
     on = statistics.median(r["median"] for r in res["on"])
     off = statistics.median(r["median"] for r in res["off"])
     print(f"  median latency, on - off: {on - off:+} us")
