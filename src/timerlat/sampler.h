@@ -78,7 +78,7 @@ enum tlw_cause {
 };
 
 #define TLW_CAUSES	10	/* causes kept per wake-up, the largest */
-#define TLW_WORST	3	/* explained wake-ups kept per CPU, the latest */
+#define TLW_WORST	3	/* wake-ups kept per CPU, explained or not: the worst */
 #define TLW_UNKNOWN	UINT64_MAX
 
 struct tlw_cause_ns {
