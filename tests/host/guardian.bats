@@ -32,11 +32,6 @@ teardown() {
 	[ -z "${OWN:-}" ] || rmdir "$TRACING/instances/$OWN" 2>/dev/null || true
 }
 
-# the live processes carrying TAG (a zombie has no environment left)
-tagged() {
-	grep -lsxz "RTLA_GUARD_TAG=$TAG" /proc/[0-9]*/environ | cut -d/ -f3
-}
-
 now_ms() {
 	local t=${EPOCHREALTIME/./}
 	echo $((t / 1000))

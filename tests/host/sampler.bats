@@ -4,14 +4,12 @@
 # every way out, stop conditions and bad input. Needs root and tracefs.
 
 load ../lib/helper
+load lib/sampler
 bats_require_minimum_version 1.5.0
 
-TRACING=/sys/kernel/tracing
-
 setup() {
-	needs_root "the sampler's tracefs instance"
-	mountpoint -q "$TRACING" || mount -t tracefs nodev "$TRACING" 2>/dev/null ||
-		skip "needs tracefs at $TRACING"
+	needs_tracefs
+	INSTANCE=rtla_sampler_
 	T=$BATS_TEST_TMPDIR
 	NCPU=$(getconf _NPROCESSORS_ONLN)
 	LAST=$((NCPU - 1))
@@ -20,36 +18,6 @@ setup() {
 teardown() {
 	[ -z "${BUSY:-}" ] || kill "$BUSY" 2>/dev/null || true
 	[ -z "${BG:-}" ] || kill -9 "$BG" 2>/dev/null || true
-}
-
-# rtla in the background, its pid in BG (fd 3 closed: bats waits on it)
-start_bg() {
-	"$RTLA" "$@" >"$T/out" 2>"$T/err" 3>&- &
-	BG=$!
-}
-
-# wait until rtla has created its instance (setup is done)
-wait_instance() {
-	for _ in $(seq 100); do
-		[ -d "$TRACING/instances/rtla_sampler_$1" ] && return 0
-		sleep 0.1
-	done
-	echo "instance rtla_sampler_$1 never appeared"
-	return 1
-}
-
-finish_bg() {
-	status=0
-	wait "$BG" || status=$?
-	output=$(cat "$T/out" "$T/err")
-	echo "$output"
-}
-
-instance_gone() {
-	[ ! -e "$TRACING/instances/rtla_sampler_$1" ] || {
-		echo "instance rtla_sampler_$1 left behind"
-		return 1
-	}
 }
 
 # check_record FILE COMMAND: FILE holds one run record of COMMAND ("hwnoise" or

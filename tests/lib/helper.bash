@@ -57,3 +57,11 @@ guardian_of() {
 	f=${f#/proc/}
 	echo "${f%%/*}"
 }
+
+# tagged: the live processes whose environment holds RTLA_GUARD_TAG=$TAG (a
+# zombie has no environment left). A test that gives its runs a tag of its
+# own (RTLA_GUARD_TAG=$TAG "$RTLA" ...) counts what they leave, the guardian
+# included (a fork), and never another rtla run on the machine.
+tagged() {
+	grep -lsxz "RTLA_GUARD_TAG=$TAG" /proc/[0-9]*/environ | cut -d/ -f3
+}
