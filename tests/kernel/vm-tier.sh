@@ -267,15 +267,20 @@ done
 if [[ " ${kernels[*]} " == *" arm64 "* ]]; then
 	"$HERE/fetch-arm64.sh" || tier_fail "could not fill the arm64 download cache $VM_CACHE/arm64 (tests/kernel/fetch-arm64.sh)"
 fi
-# The pata_parport modules for the 6.12 guest (built once per kernel release),
-# for its parport tests and for --cmd. Without them only the parport tests
-# fail, and say why.
-parport_modules=""
-if [[ " ${kernels[*]} " == *" 6.12 "* ]] && { ((have_cmd)) || [[ ${tests[6.12]:-} == *parport* ]]; }; then
-	if "$HERE/parport-build.sh"; then
-		parport_modules=$VM_CACHE/parport-$(cat "$VM_CACHE/kernel-6.12/release")/modules
+# The out-of-tree modules of the 6.12 guest (modules-build.sh: pata_parport,
+# preemptirq_delay_test; built once per kernel release), for the test files
+# that load them (their names say parport or irqoff) and for --cmd.  Without
+# them only those tests fail, and say why.
+guest_modules="" need_modules=$have_cmd
+while read -r f; do
+	# the file's name, not its folders': a checkout may be called so
+	if [[ ${f##*/} =~ parport|irqoff ]]; then need_modules=1; fi
+done <<<"${tests[6.12]:-}"
+if [[ " ${kernels[*]} " == *" 6.12 "* ]] && ((need_modules)); then
+	if "$HERE/modules-build.sh"; then
+		guest_modules=$VM_CACHE/modules-$(cat "$VM_CACHE/kernel-6.12/release")/modules
 	else
-		vm_log "warning: could not build the pata_parport modules (tests/kernel/parport-build.sh): the parport tests will fail"
+		vm_log "warning: could not build the 6.12 guest's modules (tests/kernel/modules-build.sh): the parport and irqoff tests will fail"
 	fi
 fi
 
@@ -357,9 +362,9 @@ build_initramfs() {
 		copy_program "$rtla" /usr/local/bin/rtla
 	fi
 	cp -a "$VM_CACHE/peer" "$ROOT/opt/peer"
-	if [[ -n $parport_modules ]]; then
+	if [[ -n $guest_modules ]]; then
 		mkdir -p "$ROOT/vm/modules/6.12"
-		cp "$parport_modules"/*.ko "$ROOT/vm/modules/6.12/"
+		cp "$guest_modules"/*.ko "$ROOT/vm/modules/6.12/"
 	fi
 	ln -s /opt/peer/bin/rtla "$ROOT/usr/bin/rtla-peer"
 	cp -a "$VM_CACHE/bats/usr/." "$ROOT/usr/"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# rtla parport on the real pata_parport driver (built by parport-build.sh),
+# rtla parport on the real pata_parport driver (built by modules-build.sh),
 # two ISA parallel ports from QEMU, and the test protocol rtla_ppfake, which
 # plays an adapter with a 4 MiB disk. The tests follow one another: modules
 # are loaded as the file goes on, and everything is unloaded at its end.
@@ -8,7 +8,7 @@ load /vm/lib/parport
 
 setup_file() {
 	pp_have_modules || {
-		echo "# the pata_parport modules are missing from /vm/modules (tests/kernel/parport-build.sh failed?)" >&3
+		echo "# the pata_parport modules are missing from /vm/modules (tests/kernel/modules-build.sh failed?)" >&3
 		return 1
 	}
 	pp_unload_all

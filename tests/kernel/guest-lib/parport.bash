@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Loading and unloading the pata_parport test modules in the 6.12 guest.
-# tests/kernel/parport-build.sh builds them; vm-tier.sh puts them in
+# tests/kernel/modules-build.sh builds them; vm-tier.sh puts them in
 # /vm/modules/6.12 (the kernel's own, uncompressed, and the driver's).
 # Protocols are loaded with pata_parport probe=0: with probe=1 a protocol
 # loaded while a device holds the port waits for it forever.
