@@ -141,7 +141,8 @@ static int check_kernel(struct noise_run *run)
 	}
 	if (run->tool->tracer == TRACER_TIMERLAT) {
 		if (!tracefs_tracer_available(NULL, "timerlat")) {
-			err_msg("the kernel has no timerlat tracer (CONFIG_TIMERLAT_TRACER is not set)");
+			err_msg("the kernel has no timerlat tracer (CONFIG_TIMERLAT_TRACER is not set); "
+				"use --backend sampler");
 			return -ENODEV;
 		}
 		return timerlat_check_kernel(run->params);

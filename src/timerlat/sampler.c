@@ -23,6 +23,7 @@
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -189,6 +190,8 @@ static void *sleeper_main(void *arg)
 	/* upstream's name for its user-space workload, which scripts look for */
 	snprintf(name, sizeof(name), "timerlatu/%d", sl->cpu);
 	pthread_setname_np(pthread_self(), name);
+	/* no slack: the expiry hrtimer_start shows is the time asked for, at any priority */
+	prctl(PR_SET_TIMERSLACK, 1UL);
 	if (sched_getcpu() != sl->cpu)
 		err = -EINVAL;
 	else

@@ -47,7 +47,7 @@ enum tlw_kind {
 	TLW_SWITCH,		/* sched:sched_switch: arg next_pid, arg2 prev_pid, name next_comm */
 	TLW_WAKEUP,		/* sched:sched_wakeup(_new): arg pid */
 	TLW_IDLE,		/* power:cpu_idle: arg the state, -1 on the way out */
-	TLW_TIMER_START,	/* timer:hrtimer_start: ptr, val expires, arg2 common_pid */
+	TLW_TIMER_START,	/* timer:hrtimer_start: ptr, val softexpires, arg2 common_pid */
 	TLW_TIMER_EXPIRE,	/* timer:hrtimer_expire_entry: ptr, val now */
 };
 

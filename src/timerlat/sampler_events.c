@@ -143,7 +143,7 @@ static int build_types(struct tlw_trace *t)
 			break;
 		case TLW_TIMER_START:
 			ty->ptr = tep_find_field(e, "hrtimer");
-			ty->val = tep_find_field(e, "expires");
+			ty->val = tep_find_field(e, "softexpires");	/* the time asked for */
 			ty->arg2 = tep_find_any_field(e, "common_pid");
 			break;
 		case TLW_TIMER_EXPIRE:

@@ -11,7 +11,8 @@
  * hrtimer_expire_entry a thread that runs on kept the IRQ out (interrupts
  * off in it); after it, a thread that runs first delayed the wake-up. Time
  * no event accounts for is the remainder: interrupts or preemption off, an
- * SMI, or the hypervisor. The causes sum to the latency.
+ * SMI, or the hypervisor. The causes sum to the latency (a report keeps
+ * the TLW_CAUSES largest).
  *
  * Nothing here reads tracefs: the unit tests replay made-up streams.
  */
