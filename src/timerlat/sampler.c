@@ -753,6 +753,26 @@ void timerlat_sampler_print_analysis(FILE *f, const struct noise_run *run)
 	print_hidden(f, s, s->stop_cpu_seen);
 }
 
+/* Every wake-up's causes summed over the run, the most time first. */
+static void causes_total_json(struct json *j, const struct tlw_cpu *c)
+{
+	int order[TLW_TOTALS], n = c->ntotal;
+
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int i = 1; i < n; i++)	/* a few dozen: insertion sort */
+		for (int k = i; k > 0 && c->total[order[k]].ns > c->total[order[k - 1]].ns; k--) {
+			int t = order[k];
+
+			order[k] = order[k - 1];
+			order[k - 1] = t;
+		}
+	json_array_begin(j, "causes_total");
+	for (int i = 0; i < n; i++)
+		tlw_cause_json(j, &c->total[order[i]], c->total_count[order[i]]);
+	json_array_end(j);
+}
+
 static int by_latency_desc(const void *a, const void *b)
 {
 	const struct tlw_why *x = a, *y = b;
@@ -788,6 +808,7 @@ void timerlat_sampler_json(struct json *j, const struct noise_run *run)
 		json_u64(j, "wakeups_explained", c->wakeups);
 		json_u64(j, "latency_ns_total", c->latency_ns);
 		json_u64(j, "unaccounted_ns_total", c->latency_unaccounted_ns);
+		causes_total_json(j, c);
 		struct tlw_why worst[TLW_WORST];
 
 		memcpy(worst, c->worst, c->nworst * sizeof(*worst));

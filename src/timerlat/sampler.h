@@ -19,8 +19,8 @@
  * cyclictest reports (more than the tracer's Thread, which is taken in the
  * kernel before the return to user space, less than its Ret user); IRQ is
  * hrtimer_expire_entry's "now" minus the timer's expiry, taken before the
- * timer's callback runs (less than the tracer's IRQ, which is taken inside
- * its own callback).
+ * timer's callback runs (the tracer's IRQ is taken inside its own callback,
+ * but the events recorded on the interrupt's way cost the sampler too).
  */
 #ifndef RTLA_TIMERLAT_SAMPLER_H
 #define RTLA_TIMERLAT_SAMPLER_H
@@ -79,6 +79,7 @@ enum tlw_cause {
 
 #define TLW_CAUSES	10	/* causes kept per wake-up, the largest */
 #define TLW_WORST	3	/* wake-ups kept per CPU, explained or not: the worst */
+#define TLW_TOTALS	24	/* causes summed over the run per CPU (the rest: the last) */
 #define TLW_UNKNOWN	UINT64_MAX
 
 struct tlw_cause_ns {
@@ -144,6 +145,10 @@ struct tlw_cpu {
 	int nworst;
 	uint64_t explained, explained_ns, unaccounted_ns;	/* over the thresholds */
 	uint64_t wakeups, latency_ns, latency_unaccounted_ns;	/* every wake-up */
+	/* every wake-up's causes summed, by cause (ns: the total, id: the kind's id) */
+	struct tlw_cause_ns total[TLW_TOTALS];
+	uint64_t total_count[TLW_TOTALS];	/* wake-ups each cause was part of */
+	int ntotal;
 };
 
 struct tlw {
@@ -179,6 +184,8 @@ void tlw_cause_label(const struct tlw_cause_ns *c, char *buf, size_t len);
 /* The analysis of one wake-up, in the shape of the tracer's auto-analysis (after its title). */
 void tlw_why_print(FILE *f, const struct tlw_why *y, bool nano);
 void tlw_why_json(struct json *j, const struct tlw_why *y);
+/* One cause as an object of the record (WAKEUPS: how many it delayed; 0 leaves it out). */
+void tlw_cause_json(struct json *j, const struct tlw_cause_ns *c, uint64_t wakeups);
 
 /* ---- sampler_events.c: the private instance ---- */
 

@@ -313,6 +313,27 @@ static void finish(struct tlw_cpu *c)
 	memcpy(c->cur.cause, all, c->cur.ncauses * sizeof(all[0]));
 }
 
+/* The wake-up's causes into the run's sums, the same cause (kind and id) together. */
+static void add_totals(struct tlw_cpu *c)
+{
+	for (int i = 0; i < c->cur.ncauses; i++) {
+		const struct tlw_cause_ns *x = &c->cur.cause[i];
+		int k;
+
+		for (k = 0; k < c->ntotal; k++)
+			if (c->total[k].kind == x->kind && c->total[k].id == x->id)
+				break;
+		if (k == c->ntotal && c->ntotal < TLW_TOTALS) {
+			c->total[c->ntotal] = *x;
+			c->total[c->ntotal++].ns = 0;
+		} else if (k == c->ntotal) {
+			k = TLW_TOTALS - 1;	/* full: the last takes the rest */
+		}
+		c->total[k].ns += x->ns;
+		c->total_count[k]++;
+	}
+}
+
 /* Keep Y among the CPU's worst wake-ups (the latest of equals). */
 static void keep_worst(struct tlw_cpu *c, const struct tlw_why *y)
 {
@@ -399,6 +420,7 @@ bool tlw_wake(struct tlw *w, int cpu, uint64_t seq, uint64_t target, uint64_t wo
 	}
 	c->wakeups++;
 	c->latency_ns += c->cur.latency;
+	add_totals(c);
 	for (int i = 0; i < c->cur.ncauses; i++) {
 		if (c->cur.cause[i].kind != WHY_UNACCOUNTED)
 			continue;
@@ -434,6 +456,8 @@ void tlw_reset(struct tlw *w)
 		c->nworst = 0;
 		c->explained = c->explained_ns = c->unaccounted_ns = 0;
 		c->wakeups = c->latency_ns = c->latency_unaccounted_ns = 0;
+		c->ntotal = 0;
+		memset(c->total_count, 0, sizeof(c->total_count));
 	}
 	w->nlog = 0;
 }
@@ -523,27 +547,32 @@ void tlw_why_json(struct json *j, const struct tlw_why *y)
 	json_ns(j, "wakeup_to_run_ns", y->wakeup_to_run);
 	json_ns(j, "run_to_user_ns", y->run_to_user);
 	json_array_begin(j, "causes");
-	for (int i = 0; i < y->ncauses; i++) {
-		const struct tlw_cause_ns *c = &y->cause[i];
-		static const char *const kinds[WHY_KINDS] = {
-			"idle_exit", "irqs_off", "nmi", "irq", "vector", "softirq", "thread",
-			"own_irq", "own_path", "unaccounted",
-		};
-
-		json_object_begin(j, NULL);
-		json_str(j, "kind", kinds[c->kind]);
-		if (c->kind == WHY_IRQ || c->kind == WHY_SOFTIRQ)
-			json_i64(j, "id", c->id);
-		if (c->kind == WHY_THREAD || c->kind == WHY_IRQS_OFF) {
-			json_i64(j, "pid", c->id);
-			if (c->irq >= 0)
-				json_i64(j, "irq", c->irq);
-		}
-		if (c->name[0])
-			json_str(j, "name", c->name);
-		json_u64(j, "ns", c->ns);
-		json_object_end(j);
-	}
+	for (int i = 0; i < y->ncauses; i++)
+		tlw_cause_json(j, &y->cause[i], 0);
 	json_array_end(j);
+	json_object_end(j);
+}
+
+void tlw_cause_json(struct json *j, const struct tlw_cause_ns *c, uint64_t wakeups)
+{
+	static const char *const kinds[WHY_KINDS] = {
+		"idle_exit", "irqs_off", "nmi", "irq", "vector", "softirq", "thread",
+		"own_irq", "own_path", "unaccounted",
+	};
+
+	json_object_begin(j, NULL);
+	json_str(j, "kind", kinds[c->kind]);
+	if (c->kind == WHY_IRQ || c->kind == WHY_SOFTIRQ)
+		json_i64(j, "id", c->id);
+	if (c->kind == WHY_THREAD || c->kind == WHY_IRQS_OFF) {
+		json_i64(j, "pid", c->id);
+		if (c->irq >= 0)
+			json_i64(j, "irq", c->irq);
+	}
+	if (c->name[0])
+		json_str(j, "name", c->name);
+	json_u64(j, "ns", c->ns);
+	if (wakeups)
+		json_u64(j, "wakeups", wakeups);
 	json_object_end(j);
 }

@@ -87,6 +87,26 @@ B=/opt/rtla
 	assert_state_unchanged "$before"
 }
 
+@test "timerlat's sampler backend on the board: both columns from the arm64 events, a stop explained" {
+	local before
+	before=$(snapshot)
+	run --separate-stderr -0 "$B/timerlat" top --backend sampler -c 1 -d 2s -q
+	printf '%s\n' "${lines[@]}" "$stderr"
+	[[ ${lines[0]} == *"Timer Latency, sampler backend: IRQ at hrtimer_expire_entry"* ]]
+	# IRQ latencies paired from hrtimer_start/hrtimer_expire_entry: a count and figures
+	[[ ${lines[3]} =~ ^"  1 #"[1-9][0-9]*" " ]]
+	[[ ${lines[3]} != *" - "* ]]
+	[[ $stderr == *"sampler backend: wake-up latency measured from user space"* ]]
+	# a stop: the explanation of the wake-up that hit it, with its causes
+	run -2 "$B/rtla" timerlat top --backend sampler -c 1 -d 20s -q -T 1
+	[[ $output == *$'\ntimerlat hit stop tracing\n## CPU 1 hit stop tracing, analyzing it ##\n'* ]]
+	[[ $output == *"What the CPU did meanwhile:"* ]]
+	[[ $output == *"Thread latency:"* ]]
+	assert_state_unchanged "$before"
+	run -0 ls /sys/kernel/tracing/instances
+	[[ $output != *rtla_timerlat_sampler_* ]]
+}
+
 @test "no /run, no /dev/shm, a read-only /tmp: the record goes to a /run/rtla made on the root" {
 	local before
 	rm -rf /tmp/rtla
