@@ -23,12 +23,16 @@
 #   bench/timerlat/run.sh            (RTLA: the binary; default build/rtla)
 #   RUNS=3 SECONDS_PER_RUN=30 bench/timerlat/run.sh
 #   PARTS=fidelity bench/timerlat/run.sh
+#
+#   sampler   on this machine's kernel (no timerlat tracer): the sampler
+#             backend beside cyclictest, the attribution of a known cause,
+#             the observer effect (bench/timerlat/sampler.py says how)
 set -eu
 cd "$(dirname "$0")/../.."
 RTLA=${RTLA:-build/rtla}
 runs=${RUNS:-2}
 secs=${SECONDS_PER_RUN:-30}
-parts=${PARTS:-cost fidelity}
+parts=${PARTS:-cost fidelity sampler}
 
 # CPU time and peak RSS of one run: "COST tool cpus mode user sys hwm_kb"
 cost_script=$(cat <<EOS
@@ -77,10 +81,14 @@ for p in $parts; do
 	case $p in
 	cost) script+="$cost_script"$'\n' ;;
 	fidelity) script+="$fidelity_script"$'\n' ;;
-	*) echo "unknown part '$p' in PARTS (cost, fidelity)" >&2; exit 1 ;;
+	sampler) ;;	# on this machine's kernel, below
+	*) echo "unknown part '$p' in PARTS (cost, fidelity, sampler)" >&2; exit 1 ;;
 	esac
 done
-out=$(tests/kernel/vm-tier.sh --rtla "$RTLA" --kernel 6.12 --cmd "$script")
+out=""
+if [ -n "$script" ]; then
+	out=$(tests/kernel/vm-tier.sh --rtla "$RTLA" --kernel 6.12 --cmd "$script")
+fi
 
 if grep -q '^COST' <<<"$out"; then
 	echo "timerlat cost, ${secs}s runs, $runs each, alternated:"
@@ -104,4 +112,8 @@ if grep -q '^== end' <<<"$out"; then
 	echo
 	echo "timerlat fidelity, 10 s on CPUs 0-1, ours against the raw trace of the same run:"
 	python3 bench/timerlat/fidelity.py <<<"$out"
+fi
+if [[ " $parts " == *" sampler "* ]]; then
+	echo
+	bench/timerlat/sampler.py --rtla "$RTLA"
 fi
