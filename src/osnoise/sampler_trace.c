@@ -68,13 +68,6 @@ static const struct {
 
 static const char *const systems[] = { "irq", "irq_vectors", "ipi", "nmi", "sched", NULL };
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && !strcmp(s + ls - lx, suffix);
-}
-
 /* Which of our kinds an event is; -1 when it is none of them. */
 static int event_kind(const struct tep_event *e)
 {
@@ -90,9 +83,9 @@ static int event_kind(const struct tep_event *e)
 	} else if (!strcmp(e->system, "irq_vectors") || !strcmp(e->system, "ipi")) {
 		if (!strcmp(e->system, "ipi") && strncmp(e->name, "ipi_", 4))
 			return -1;
-		if (ends_with(e->name, "_entry"))
+		if (str_ends_with(e->name, "_entry"))
 			return SAMPLER_EV_VEC;
-		if (ends_with(e->name, "_exit"))
+		if (str_ends_with(e->name, "_exit"))
 			return SAMPLER_EV_VEC_EXIT;
 	} else if (!strcmp(e->system, "nmi") && !strcmp(e->name, "nmi_handler")) {
 		return SAMPLER_EV_NMI;

@@ -59,13 +59,6 @@ static const struct {
 static const char *const systems[] = { "timer", "sched", "irq", "irq_vectors", "ipi", "nmi",
 				       "power", NULL };
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && !strcmp(s + ls - lx, suffix);
-}
-
 static int event_kind(const struct tep_event *e)
 {
 	static const struct {
@@ -89,9 +82,9 @@ static int event_kind(const struct tep_event *e)
 			return exact[i].kind;
 	if (!strcmp(e->system, "irq_vectors") ||
 	    (!strcmp(e->system, "ipi") && !strncmp(e->name, "ipi_", 4))) {
-		if (ends_with(e->name, "_entry"))
+		if (str_ends_with(e->name, "_entry"))
 			return TLW_VEC;
-		if (ends_with(e->name, "_exit"))
+		if (str_ends_with(e->name, "_exit"))
 			return TLW_VEC_EXIT;
 	}
 	return -1;
