@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,4 +117,73 @@ void trace_events_read_str(struct tep_format_field *f, struct tep_record *r, cha
 		len = size - 1;
 	memcpy(dst, (char *)r->data + off, len);
 	dst[len] = '\0';
+}
+
+static const struct trace_event_rule *rule_of(const struct tep_event *e,
+					      const struct trace_event_rule *rules, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!fnmatch(rules[i].system, e->system, 0) && !fnmatch(rules[i].event, e->name, 0))
+			return &rules[i];
+	return NULL;
+}
+
+static void type_from_rule(struct trace_event_type *ty, struct tep_event *e,
+			   const struct trace_event_rule *rule)
+{
+	ty->kind = rule->kind;
+	for (int k = 0; k < TRACE_EVENT_FIELDS; k++) {
+		if (!rule->field[k])
+			continue;
+		ty->field[k] = tep_find_any_field(e, rule->field[k]);
+		if (!ty->field[k] && rule->all_fields)
+			ty->kind = -1;
+	}
+	if (rule->str)
+		ty->str = tep_find_field(e, rule->str);
+}
+
+int trace_event_types_build(struct trace_event_types *t, struct tep_handle *tep,
+			    const struct trace_event_rule *rules, size_t n)
+{
+	struct tep_event **all = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	int max_id = -1;
+
+	t->by_id = NULL;
+	t->nr = 0;
+	if (!all)
+		return -ENOMEM;
+	for (int i = 0; all[i]; i++)
+		if (all[i]->id > max_id)
+			max_id = all[i]->id;
+	t->by_id = calloc(max_id + 1, sizeof(*t->by_id));
+	if (!t->by_id && max_id >= 0)
+		return -ENOMEM;
+	t->nr = max_id + 1;
+	for (int i = 0; i < t->nr; i++)
+		t->by_id[i].kind = -1;
+	for (int i = 0; all[i]; i++) {
+		const struct trace_event_rule *rule = rule_of(all[i], rules, n);
+		struct trace_event_type *ty = &t->by_id[all[i]->id];
+
+		ty->name = all[i]->name;
+		if (rule)
+			type_from_rule(ty, all[i], rule);
+	}
+	return 0;
+}
+
+const struct trace_event_type *trace_event_type_of(const struct trace_event_types *t,
+						   const struct tep_event *e)
+{
+	if (e->id < 0 || e->id >= t->nr || t->by_id[e->id].kind < 0)
+		return NULL;
+	return &t->by_id[e->id];
+}
+
+void trace_event_types_free(struct trace_event_types *t)
+{
+	free(t->by_id);
+	t->by_id = NULL;
+	t->nr = 0;
 }

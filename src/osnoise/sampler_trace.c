@@ -8,13 +8,9 @@
  * CLOCK_MONOTONIC_RAW one. The default "local" clock is sched_clock based
  * and drifts by milliseconds against both, so it is never used.
  *
- * The instance is one of rtla's (trace_instance.h): named after our pid,
- * removed by a guardian within a second if rtla is killed, reclaimed by a
- * later run if both were; one that merely has our kind of name is never
- * touched.
- *
- * Nothing outside the instance is written: its trace clock, buffer sizes,
- * tracing_cpumask, events and tracing_on are all the instance's own.
+ * The instance is a trace_recorder (trace_recorder.h): named after our
+ * pid, removed by a guardian within a second if rtla is killed, reclaimed
+ * by a later run if both were; nothing outside it is written.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,40 +20,30 @@
 
 #include <tracefs.h>
 
-#include "guardian.h"
 #include "msg.h"
 #include "osnoise/sampler.h"
 #include "trace_events.h"
-#include "trace_instance.h"
+#include "trace_recorder.h"
 #include "util.h"
 
 #define INSTANCE_PREFIX	"rtla_sampler_"
 
-struct evtype {
-	uint16_t kind;
-	struct tep_format_field *arg, *arg2, *name, *dur;
-};
+/* the number fields of struct sampler_event, in struct trace_event_rule's order */
+enum { F_ARG, F_ARG2, F_DUR };
 
 struct sampler_trace {
-	struct tep_handle *tep;
-	struct trace_instance ti;
-	struct guardian *guard;
-	cpu_set_t cpus;
+	struct trace_recorder rec;
 	const struct sampler_clock *clock;
 	bool same_domain;		/* event ts are already spinner ticks */
 	const char *clock_name;
-	struct evtype *types;		/* indexed by event id; kind 0xffff: not ours */
+	struct trace_event_types types;	/* by event id */
 	const char **names;		/* by event id, for the saved trace */
-	int max_id;
 	struct sampler_attr *attr;		/* the drain in progress */
 	struct noise_run *run;
 };
 
 /* What we enable: system, event name pattern (anchored POSIX BRE). */
-static const struct {
-	const char *system, *event;
-	bool needed;
-} wanted[] = {
+static const struct trace_recorder_event wanted[] = {
 	{ "irq", "irq_handler_\\(entry\\|exit\\)", true },
 	{ "irq", "softirq_\\(entry\\|exit\\)", true },
 	{ "irq_vectors", ".*_\\(entry\\|exit\\)", false },	/* x86: ticks and IPIs */
@@ -68,95 +54,35 @@ static const struct {
 
 static const char *const systems[] = { "irq", "irq_vectors", "ipi", "nmi", "sched", NULL };
 
-/* Which of our kinds an event is; -1 when it is none of them. */
-static int event_kind(const struct tep_event *e)
-{
-	if (!strcmp(e->system, "irq")) {
-		if (!strcmp(e->name, "irq_handler_entry"))
-			return SAMPLER_EV_IRQ;
-		if (!strcmp(e->name, "irq_handler_exit"))
-			return SAMPLER_EV_IRQ_EXIT;
-		if (!strcmp(e->name, "softirq_entry"))
-			return SAMPLER_EV_SOFTIRQ;
-		if (!strcmp(e->name, "softirq_exit"))
-			return SAMPLER_EV_SOFTIRQ_EXIT;
-	} else if (!strcmp(e->system, "irq_vectors") || !strcmp(e->system, "ipi")) {
-		if (!strcmp(e->system, "ipi") && strncmp(e->name, "ipi_", 4))
-			return -1;
-		if (str_ends_with(e->name, "_entry"))
-			return SAMPLER_EV_VEC;
-		if (str_ends_with(e->name, "_exit"))
-			return SAMPLER_EV_VEC_EXIT;
-	} else if (!strcmp(e->system, "nmi") && !strcmp(e->name, "nmi_handler")) {
-		return SAMPLER_EV_NMI;
-	} else if (!strcmp(e->system, "sched") && !strcmp(e->name, "sched_switch")) {
-		return SAMPLER_EV_SWITCH;
-	}
-	return -1;
-}
-
-/* The systems' formats alone: no kallsyms and friends (trace_events.h). */
-static struct tep_handle *load_events(int nr_cpus)
-{
-	struct tep_handle *tep = trace_events_new(nr_cpus);
-
-	if (!tep)
-		return NULL;
-	for (int i = 0; systems[i]; i++)
-		trace_events_add_system(tep, systems[i]);	/* a kernel may lack one */
-	return tep;
-}
+/* How each event we enable is read: the first matching rule wins. */
+static const struct trace_event_rule rules[] = {
+	TRACE_EVENT_RULE("irq", "irq_handler_entry", SAMPLER_EV_IRQ,
+		 .field = { [F_ARG] = "irq" }, .str = "name"),
+	TRACE_EVENT_RULE("irq", "irq_handler_exit", SAMPLER_EV_IRQ_EXIT),
+	TRACE_EVENT_RULE("irq", "softirq_entry", SAMPLER_EV_SOFTIRQ, .field = { [F_ARG] = "vec" }),
+	TRACE_EVENT_RULE("irq", "softirq_exit", SAMPLER_EV_SOFTIRQ_EXIT),
+	TRACE_EVENT_RULE("irq_vectors", "*_entry", SAMPLER_EV_VEC, .field = { [F_ARG] = "vector" }),
+	TRACE_EVENT_RULE("irq_vectors", "*_exit", SAMPLER_EV_VEC_EXIT),
+	TRACE_EVENT_RULE("ipi", "ipi_*entry", SAMPLER_EV_VEC),
+	TRACE_EVENT_RULE("ipi", "ipi_*exit", SAMPLER_EV_VEC_EXIT),
+	TRACE_EVENT_RULE("nmi", "nmi_handler", SAMPLER_EV_NMI, .field = { [F_DUR] = "delta_ns" }),
+	TRACE_EVENT_RULE("sched", "sched_switch", SAMPLER_EV_SWITCH,
+		 .field = { [F_ARG] = "next_pid", [F_ARG2] = "prev_pid" }, .str = "next_comm",
+		 .all_fields = true),
+};
 
 static int build_types(struct sampler_trace *t)
 {
-	struct tep_event **all = tep_list_events(t->tep, TEP_EVENT_SORT_ID);
-	int n = 0;
+	int ret = trace_event_types_build(&t->types, t->rec.tep, rules, ARRAY_SIZE(rules));
 
-	if (!all)
+	if (ret)
+		return ret;
+	t->names = calloc(t->types.nr, sizeof(*t->names));
+	if (!t->names)
 		return -ENOMEM;
-	for (int i = 0; all[i]; i++)
-		if (all[i]->id > t->max_id)
-			t->max_id = all[i]->id;
-	t->types = calloc(t->max_id + 1, sizeof(*t->types));
-	t->names = calloc(t->max_id + 1, sizeof(*t->names));
-	if (!t->types || !t->names)
-		return -ENOMEM;
-	for (int i = 0; i <= t->max_id; i++)
-		t->types[i].kind = 0xffff;
-	for (int i = 0; all[i]; i++) {
-		struct tep_event *e = all[i];
-		struct evtype *ty = &t->types[e->id];
-		int kind = event_kind(e);
-
-		t->names[e->id] = e->name;
-		if (kind < 0)
-			continue;
-		ty->kind = kind;
-		switch (kind) {
-		case SAMPLER_EV_IRQ:
-			ty->arg = tep_find_field(e, "irq");
-			ty->name = tep_find_field(e, "name");
-			break;
-		case SAMPLER_EV_SOFTIRQ:
-			ty->arg = tep_find_field(e, "vec");
-			break;
-		case SAMPLER_EV_VEC:
-			ty->arg = tep_find_field(e, "vector");
-			break;
-		case SAMPLER_EV_NMI:
-			ty->dur = tep_find_field(e, "delta_ns");
-			break;
-		case SAMPLER_EV_SWITCH:
-			ty->arg = tep_find_field(e, "next_pid");
-			ty->arg2 = tep_find_field(e, "prev_pid");
-			ty->name = tep_find_field(e, "next_comm");
-			if (!ty->arg || !ty->arg2)
-				ty->kind = 0xffff;
-			break;
-		}
-		n++;
-	}
-	return n ? 0 : -ENOENT;
+	for (int id = 0; id < t->types.nr; id++)
+		t->names[id] = t->types.by_id[id].name;
+	return 0;
 }
 
 /* Trace clock to spinner ticks: the identity, or the calibrated line. */
@@ -175,19 +101,18 @@ static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ct
 {
 	struct sampler_trace *t = ctx;
 	struct sampler_event ev = { 0 };
-	const struct evtype *ty;
+	const struct trace_event_type *ty = trace_event_type_of(&t->types, e);
 
-	if (e->id < 0 || e->id > t->max_id || t->types[e->id].kind == 0xffff)
+	if (!ty)
 		return 0;
-	ty = &t->types[e->id];
 	t->run->processed_events++;
 	ev.ts = to_ticks(t, r->ts);
 	ev.kind = ty->kind;
 	ev.type = e->id;
-	ev.arg = trace_events_read_num(ty->arg, r->data, -1);
-	ev.arg2 = trace_events_read_num(ty->arg2, r->data, -1);
-	ev.dur = trace_events_read_num(ty->dur, r->data, 0);
-	trace_events_read_str(ty->name, r, ev.name, sizeof(ev.name));
+	ev.arg = trace_events_read_num(ty->field[F_ARG], r->data, -1);
+	ev.arg2 = trace_events_read_num(ty->field[F_ARG2], r->data, -1);
+	ev.dur = trace_events_read_num(ty->field[F_DUR], r->data, 0);
+	trace_events_read_str(ty->str, r, ev.name, sizeof(ev.name));
 	sampler_attr_push(t->attr, cpu, &ev);
 	return 0;
 }
@@ -199,22 +124,21 @@ int sampler_trace_drain(struct sampler_trace *t, struct sampler_attr *a, struct 
 	t->attr = a;
 	t->run = run;
 	t->attr->type_names = t->names;
-	t->attr->nr_types = t->max_id + 1;
-	ret = tracefs_iterate_raw_events(t->tep, t->ti.tfs, &t->cpus, sizeof(t->cpus),
-					 on_event, t);
-	run->missed_events = t->ti.missed;
-	return ret < 0 ? -EIO : 0;
+	t->attr->nr_types = t->types.nr;
+	ret = trace_recorder_drain(&t->rec, on_event, t);
+	run->missed_events = t->rec.ti.missed;
+	return ret;
 }
 
 /* The trace clock that maps onto the spinner's ticks. */
 static int set_clock(struct sampler_trace *t)
 {
-	if (t->clock->tsc && tracefs_instance_file_write(t->ti.tfs, "trace_clock", "x86-tsc") > 0) {
+	if (t->clock->tsc && tracefs_instance_file_write(t->rec.ti.tfs, "trace_clock", "x86-tsc") > 0) {
 		t->clock_name = "x86-tsc";
 		t->same_domain = true;
 		return 0;
 	}
-	if (tracefs_instance_file_write(t->ti.tfs, "trace_clock", "mono_raw") > 0) {
+	if (tracefs_instance_file_write(t->rec.ti.tfs, "trace_clock", "mono_raw") > 0) {
 		t->clock_name = "mono_raw";
 		t->same_domain = !t->clock->tsc;
 		return 0;
@@ -222,75 +146,33 @@ static int set_clock(struct sampler_trace *t)
 	return -ENOTSUP;
 }
 
-static int configure(struct sampler_trace *t, int nr_cpus, long long buffer_kb)
-{
-	int enabled = 0, ret;
-
-	if ((ret = set_clock(t)))
-		return ret;
-	/* full buffers only where we trace; the rest cost memory for nothing */
-	for (int cpu = 0; cpu < nr_cpus; cpu++)
-		if (tracefs_instance_set_buffer_size(t->ti.tfs, CPU_ISSET(cpu, &t->cpus) ?
-						     buffer_kb : 4, cpu) < 0)
-			debug_msg("sampler: buffer size of cpu %d not set: %s", cpu,
-				  strerror(errno));
-	if (tracefs_instance_set_affinity_set(t->ti.tfs, &t->cpus, sizeof(t->cpus)) < 0)
-		return -errno;
-	for (size_t i = 0; i < ARRAY_SIZE(wanted); i++) {
-		if (tracefs_event_enable(t->ti.tfs, wanted[i].system, wanted[i].event) < 0) {
-			if (wanted[i].needed)
-				warn_msg("sampler: %s:%s events not available: noise they cause "
-					 "counts as HW", wanted[i].system, wanted[i].event);
-			continue;
-		}
-		enabled++;
-	}
-	return enabled ? 0 : -ENOENT;
-}
-
 struct sampler_trace *sampler_trace_create(const cpu_set_t *cpus, int nr_cpus,
 				   const struct sampler_clock *ck, long long buffer_kb)
 {
 	struct sampler_trace *t = calloc(1, sizeof(*t));
-	const char *why = NULL, *dir;
+	const char *why = "out of memory";
 	int ret;
 
 	if (!t)
 		return NULL;
-	t->ti.on_fd = -1;
-	t->cpus = *cpus;
 	t->clock = ck;
-	if (tracefs_tracing_dir_is_mounted(true, &dir) < 0 || !tracefs_tracing_dir()) {
-		why = "tracefs is not mounted and cannot be mounted";
+	if (trace_recorder_open(&t->rec, INSTANCE_PREFIX, cpus, nr_cpus, systems, &why))
 		goto out_fail;
-	}
-	trace_instance_sweep();
-	t->tep = load_events(nr_cpus);
-	if (!t->tep || build_types(t)) {
+	if (build_types(t)) {
 		why = "cannot read the event formats";
 		goto out_fail;
 	}
-	ret = guardian_start(&t->guard, &(struct guardian_opts){ .keep_fd = -1,
-								.mark_dir = RTLA_OWNED_DIR });
-	if (ret) {
-		why = "cannot start the guardian that removes the instance if rtla dies";
+	if ((ret = set_clock(t))) {
+		why = "no trace clock comparable to the spinner's";
 		goto out_fail;
 	}
-	guardian_keep_off(t->guard, &t->cpus);
-	ret = trace_instance_create(&t->ti, t->guard, INSTANCE_PREFIX);
-	if (ret) {
-		why = ret == -EEXIST ? "a tracefs instance by our name exists and is not ours"
-				     : strerror(-ret);
+	ret = trace_recorder_setup(&t->rec, nr_cpus, buffer_kb > 0 ? buffer_kb : 2048, wanted,
+				   ARRAY_SIZE(wanted), "sampler", "noise they cause counts as HW");
+	if (ret <= 0) {
+		why = ret ? strerror(-ret) : "no event to record";
 		goto out_fail;
 	}
-	ret = configure(t, nr_cpus, buffer_kb > 0 ? buffer_kb : 2048);
-	if (ret) {
-		why = ret == -ENOTSUP ? "no trace clock comparable to the spinner's" :
-		      strerror(-ret);
-		goto out_fail;
-	}
-	trace_instance_count_missed(&t->ti);
-	debug_msg("sampler: instance %s, trace clock %s", t->ti.name, t->clock_name);
+	debug_msg("sampler: instance %s, trace clock %s", t->rec.ti.name, t->clock_name);
 	return t;
 
 out_fail:
@@ -302,23 +184,21 @@ out_fail:
 
 int sampler_trace_on(struct sampler_trace *t)
 {
-	trace_instance_set_on(&t->ti, true);
+	trace_instance_set_on(&t->rec.ti, true);
 	return 0;
 }
 
 void sampler_trace_off(struct sampler_trace *t)
 {
-	trace_instance_set_on(&t->ti, false);
+	trace_instance_set_on(&t->rec.ti, false);
 }
 
 void sampler_trace_destroy(struct sampler_trace *t)
 {
 	if (!t)
 		return;
-	trace_instance_destroy(&t->ti);
-	guardian_stand_down(t->guard);
-	tep_free(t->tep);
-	free(t->types);
+	trace_recorder_close(&t->rec);
+	trace_event_types_free(&t->types);
 	free(t->names);
 	free(t);
 }

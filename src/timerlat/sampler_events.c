@@ -5,8 +5,8 @@
  * "mono" trace clock (CLOCK_MONOTONIC, the clock the sleepers sleep on and
  * read, and the one hrtimer_start's expiry is in).
  *
- * The instance is one of rtla's (trace_instance.h): a guardian removes it
- * within a second if rtla is killed. Nothing outside it is written.
+ * The instance is a trace_recorder (trace_recorder.h): a guardian removes
+ * it within a second if rtla is killed. Nothing outside it is written.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,37 +15,26 @@
 
 #include <tracefs.h>
 
-#include "guardian.h"
 #include "msg.h"
-#include "owned.h"
 #include "timerlat/sampler.h"
 #include "trace_events.h"
-#include "trace_instance.h"
+#include "trace_recorder.h"
 #include "util.h"
 
 #define INSTANCE_PREFIX	"rtla_timerlat_sampler_"
 
-struct evtype {
-	int16_t kind;		/* enum tlw_kind; -1: not ours */
-	struct tep_format_field *arg, *arg2, *ptr, *val, *name;
-};
+/* the number fields of struct tlw_event, in struct trace_event_rule's order */
+enum { F_ARG, F_ARG2, F_PTR, F_VAL };
 
 struct tlw_trace {
-	struct tep_handle *tep;
-	struct trace_instance ti;
-	struct guardian *guard;
-	cpu_set_t cpus;
-	struct evtype *types;	/* by event id */
-	int max_id;
+	struct trace_recorder rec;
+	struct trace_event_types types;	/* by event id */
 	struct tlw *w;
 	struct noise_run *run;
 };
 
 /* What is enabled: system, event (an anchored regex), and whether a run without it says so. */
-static const struct {
-	const char *system, *event;
-	bool needed;
-} wanted[] = {
+static const struct trace_recorder_event wanted[] = {
 	{ "timer", "hrtimer_\\(start\\|expire_entry\\)", true },
 	{ "sched", "sched_\\(switch\\|wakeup\\)", true },
 	{ "irq", "irq_handler_\\(entry\\|exit\\)", true },
@@ -59,115 +48,48 @@ static const struct {
 static const char *const systems[] = { "timer", "sched", "irq", "irq_vectors", "ipi", "nmi",
 				       "power", NULL };
 
-static int event_kind(const struct tep_event *e)
-{
-	static const struct {
-		const char *system, *name;
-		int kind;
-	} exact[] = {
-		{ "irq", "irq_handler_entry", TLW_IRQ },
-		{ "irq", "irq_handler_exit", TLW_IRQ_EXIT },
-		{ "irq", "softirq_entry", TLW_SOFTIRQ },
-		{ "irq", "softirq_exit", TLW_SOFTIRQ_EXIT },
-		{ "nmi", "nmi_handler", TLW_NMI },
-		{ "sched", "sched_switch", TLW_SWITCH },
-		{ "sched", "sched_wakeup", TLW_WAKEUP },
-		{ "power", "cpu_idle", TLW_IDLE },
-		{ "timer", "hrtimer_start", TLW_TIMER_START },
-		{ "timer", "hrtimer_expire_entry", TLW_TIMER_EXPIRE },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(exact); i++)
-		if (!strcmp(e->system, exact[i].system) && !strcmp(e->name, exact[i].name))
-			return exact[i].kind;
-	if (!strcmp(e->system, "irq_vectors") ||
-	    (!strcmp(e->system, "ipi") && !strncmp(e->name, "ipi_", 4))) {
-		if (str_ends_with(e->name, "_entry"))
-			return TLW_VEC;
-		if (str_ends_with(e->name, "_exit"))
-			return TLW_VEC_EXIT;
-	}
-	return -1;
-}
-
-static int build_types(struct tlw_trace *t)
-{
-	struct tep_event **all = tep_list_events(t->tep, TEP_EVENT_SORT_ID);
-
-	if (!all)
-		return -ENOMEM;
-	for (int i = 0; all[i]; i++)
-		if (all[i]->id > t->max_id)
-			t->max_id = all[i]->id;
-	t->types = calloc(t->max_id + 1, sizeof(*t->types));
-	if (!t->types)
-		return -ENOMEM;
-	for (int i = 0; i <= t->max_id; i++)
-		t->types[i].kind = -1;
-	for (int i = 0; all[i]; i++) {
-		struct tep_event *e = all[i];
-		struct evtype *ty = &t->types[e->id];
-
-		ty->kind = event_kind(e);
-		switch (ty->kind) {
-		case TLW_IRQ:
-			ty->arg = tep_find_field(e, "irq");
-			ty->name = tep_find_field(e, "name");
-			break;
-		case TLW_SOFTIRQ:
-			ty->arg = tep_find_field(e, "vec");
-			break;
-		case TLW_VEC:
-			ty->arg = tep_find_field(e, "vector");
-			break;
-		case TLW_NMI:
-			ty->val = tep_find_field(e, "delta_ns");
-			break;
-		case TLW_SWITCH:
-			ty->arg = tep_find_field(e, "next_pid");
-			ty->arg2 = tep_find_field(e, "prev_pid");
-			ty->name = tep_find_field(e, "next_comm");
-			break;
-		case TLW_WAKEUP:
-			ty->arg = tep_find_field(e, "pid");
-			break;
-		case TLW_IDLE:
-			ty->arg = tep_find_field(e, "state");
-			break;
-		case TLW_TIMER_START:
-			ty->ptr = tep_find_field(e, "hrtimer");
-			ty->val = tep_find_field(e, "softexpires");	/* the time asked for */
-			ty->arg2 = tep_find_any_field(e, "common_pid");
-			break;
-		case TLW_TIMER_EXPIRE:
-			ty->ptr = tep_find_field(e, "hrtimer");
-			ty->val = tep_find_field(e, "now");
-			break;
-		}
-	}
-	return 0;
-}
+/* How each event we enable is read: the first matching rule wins. */
+static const struct trace_event_rule rules[] = {
+	TRACE_EVENT_RULE("irq", "irq_handler_entry", TLW_IRQ,
+		 .field = { [F_ARG] = "irq" }, .str = "name"),
+	TRACE_EVENT_RULE("irq", "irq_handler_exit", TLW_IRQ_EXIT),
+	TRACE_EVENT_RULE("irq", "softirq_entry", TLW_SOFTIRQ, .field = { [F_ARG] = "vec" }),
+	TRACE_EVENT_RULE("irq", "softirq_exit", TLW_SOFTIRQ_EXIT),
+	TRACE_EVENT_RULE("nmi", "nmi_handler", TLW_NMI, .field = { [F_VAL] = "delta_ns" }),
+	TRACE_EVENT_RULE("sched", "sched_switch", TLW_SWITCH,
+		 .field = { [F_ARG] = "next_pid", [F_ARG2] = "prev_pid" }, .str = "next_comm"),
+	TRACE_EVENT_RULE("sched", "sched_wakeup", TLW_WAKEUP, .field = { [F_ARG] = "pid" }),
+	TRACE_EVENT_RULE("power", "cpu_idle", TLW_IDLE, .field = { [F_ARG] = "state" }),
+	/* softexpires: the time asked for; common_pid: whose timer */
+	TRACE_EVENT_RULE("timer", "hrtimer_start", TLW_TIMER_START,
+		 .field = { [F_PTR] = "hrtimer", [F_VAL] = "softexpires", [F_ARG2] = "common_pid" }),
+	TRACE_EVENT_RULE("timer", "hrtimer_expire_entry", TLW_TIMER_EXPIRE,
+		 .field = { [F_PTR] = "hrtimer", [F_VAL] = "now" }),
+	TRACE_EVENT_RULE("irq_vectors", "*_entry", TLW_VEC, .field = { [F_ARG] = "vector" }),
+	TRACE_EVENT_RULE("irq_vectors", "*_exit", TLW_VEC_EXIT),
+	TRACE_EVENT_RULE("ipi", "ipi_*entry", TLW_VEC, .field = { [F_ARG] = "vector" }),
+	TRACE_EVENT_RULE("ipi", "ipi_*exit", TLW_VEC_EXIT),
+};
 
 static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ctx)
 {
 	struct tlw_trace *t = ctx;
 	struct tlw_event ev = { 0 };
-	const struct evtype *ty;
+	const struct trace_event_type *ty = trace_event_type_of(&t->types, e);
 
-	if (e->id < 0 || e->id > t->max_id || t->types[e->id].kind < 0)
+	if (!ty)
 		return 0;
-	ty = &t->types[e->id];
 	t->run->processed_events++;
 	ev.ts = r->ts;
 	ev.kind = ty->kind;
-	ev.arg = trace_events_read_num(ty->arg, r->data, -1);
-	ev.arg2 = trace_events_read_num(ty->arg2, r->data, -1);
-	ev.ptr = trace_events_read_num(ty->ptr, r->data, 0);
-	ev.val = trace_events_read_num(ty->val, r->data, 0);
+	ev.arg = trace_events_read_num(ty->field[F_ARG], r->data, -1);
+	ev.arg2 = trace_events_read_num(ty->field[F_ARG2], r->data, -1);
+	ev.ptr = trace_events_read_num(ty->field[F_PTR], r->data, 0);
+	ev.val = trace_events_read_num(ty->field[F_VAL], r->data, 0);
 	if (ty->kind == TLW_VEC)	/* local_timer_entry: the name is the event's */
 		snprintf(ev.name, sizeof(ev.name), "%.*s", (int)(strlen(e->name) - 6), e->name);
 	else
-		trace_events_read_str(ty->name, r, ev.name, sizeof(ev.name));
+		trace_events_read_str(ty->str, r, ev.name, sizeof(ev.name));
 	tlw_push(t->w, cpu, &ev);
 	return 0;
 }
@@ -178,78 +100,38 @@ int tlw_trace_drain(struct tlw_trace *t, struct tlw *w, struct noise_run *run)
 
 	t->w = w;
 	t->run = run;
-	ret = tracefs_iterate_raw_events(t->tep, t->ti.tfs, &t->cpus, sizeof(t->cpus), on_event, t);
-	run->missed_events = t->ti.missed;
-	return ret < 0 ? -EIO : 0;
-}
-
-static int configure(struct tlw_trace *t, int nr_cpus, long long buffer_kb)
-{
-	if (tracefs_instance_file_write(t->ti.tfs, "trace_clock", "mono") <= 0)
-		return -ENOTSUP;
-	for (int cpu = 0; cpu < nr_cpus; cpu++)
-		if (tracefs_instance_set_buffer_size(t->ti.tfs, CPU_ISSET(cpu, &t->cpus) ?
-						     buffer_kb : 4, cpu) < 0)
-			debug_msg("timerlat sampler: buffer size of cpu %d not set: %s", cpu,
-				  strerror(errno));
-	if (tracefs_instance_set_affinity_set(t->ti.tfs, &t->cpus, sizeof(t->cpus)) < 0)
-		return -errno;
-	for (size_t i = 0; i < ARRAY_SIZE(wanted); i++) {
-		if (tracefs_event_enable(t->ti.tfs, wanted[i].system, wanted[i].event) >= 0)
-			continue;
-		if (wanted[i].needed)
-			warn_msg("timerlat sampler: no %s:%s events: what they would explain "
-				 "counts as unaccounted", wanted[i].system, wanted[i].event);
-	}
-	return 0;
+	ret = trace_recorder_drain(&t->rec, on_event, t);
+	run->missed_events = t->rec.ti.missed;
+	return ret;
 }
 
 struct tlw_trace *tlw_trace_create(const cpu_set_t *cpus, int nr_cpus, long long buffer_kb,
 				   const char **why)
 {
 	struct tlw_trace *t = calloc(1, sizeof(*t));
-	const char *dir;
 	int ret;
 
 	*why = "out of memory";
 	if (!t)
 		return NULL;
-	t->ti.on_fd = -1;
-	t->cpus = *cpus;
-	if (tracefs_tracing_dir_is_mounted(true, &dir) < 0 || !tracefs_tracing_dir()) {
-		*why = geteuid() ? "reading trace events needs root"
-				 : "tracefs is not mounted and cannot be mounted";
+	if (trace_recorder_open(&t->rec, INSTANCE_PREFIX, cpus, nr_cpus, systems, why))
 		goto out_fail;
-	}
-	trace_instance_sweep();
-	t->tep = trace_events_new(nr_cpus);
-	for (int i = 0; t->tep && systems[i]; i++)
-		trace_events_add_system(t->tep, systems[i]);	/* a kernel may lack one */
-	if (!t->tep || build_types(t)) {
+	if (trace_event_types_build(&t->types, t->rec.tep, rules, ARRAY_SIZE(rules))) {
 		*why = geteuid() ? "reading trace events needs root" : "cannot read the event formats";
 		goto out_fail;
 	}
-	ret = guardian_start(&t->guard, &(struct guardian_opts){ .keep_fd = -1,
-								.mark_dir = RTLA_OWNED_DIR });
-	if (ret) {
-		*why = "cannot start the guardian that removes the instance if rtla dies";
+	if (tracefs_instance_file_write(t->rec.ti.tfs, "trace_clock", "mono") <= 0) {
+		*why = "the kernel has no mono trace clock";
 		goto out_fail;
 	}
-	guardian_keep_off(t->guard, &t->cpus);
-	ret = trace_instance_create(&t->ti, t->guard, INSTANCE_PREFIX);
-	if (ret) {
-		*why = ret == -EEXIST ? "a tracefs instance by our name exists and is not ours"
-				      : "cannot create a tracefs instance";
+	ret = trace_recorder_setup(&t->rec, nr_cpus, buffer_kb > 0 ? buffer_kb : 4096, wanted,
+				   ARRAY_SIZE(wanted), "timerlat sampler",
+				   "what they would explain counts as unaccounted");
+	if (ret < 0) {
+		*why = "cannot configure the tracefs instance";
 		goto out_fail;
 	}
-	ret = configure(t, nr_cpus, buffer_kb > 0 ? buffer_kb : 4096);
-	if (ret) {
-		*why = ret == -ENOTSUP ? "the kernel has no mono trace clock"
-				       : "cannot configure the tracefs instance";
-		goto out_fail;
-	}
-	trace_instance_count_missed(&t->ti);
-	debug_msg("timerlat sampler: instance %s", t->ti.name);
+	debug_msg("timerlat sampler: instance %s", t->rec.ti.name);
 	return t;
 
 out_fail:
@@ -259,22 +141,20 @@ out_fail:
 
 int tlw_trace_on(struct tlw_trace *t, bool on)
 {
-	trace_instance_set_on(&t->ti, on);
+	trace_instance_set_on(&t->rec.ti, on);
 	return 0;
 }
 
 int tlw_trace_on_fd(const struct tlw_trace *t)
 {
-	return t ? t->ti.on_fd : -1;
+	return t ? t->rec.ti.on_fd : -1;
 }
 
 void tlw_trace_destroy(struct tlw_trace *t)
 {
 	if (!t)
 		return;
-	trace_instance_destroy(&t->ti);
-	guardian_stand_down(t->guard);
-	tep_free(t->tep);
-	free(t->types);
+	trace_recorder_close(&t->rec);
+	trace_event_types_free(&t->types);
 	free(t);
 }
