@@ -52,6 +52,19 @@ void noise_run_add_period(struct noise_run *run, const struct noise_period *p)
 		noise_cpu_fold(&run->totals[p->cpu], p);
 }
 
+bool noise_run_warm_up(struct noise_run *run)
+{
+	const struct timespec nap = { 0, 100 * 1000 * 1000 };
+	long long warm_ms = run->params->warmup_s * 1000;
+
+	if (!warm_ms)
+		return false;
+	debug_msg("warming up for %lld s", run->params->warmup_s);
+	for (long long t = 0; t < warm_ms && !run->stop_requested; t += 100)
+		nanosleep(&nap, NULL);
+	return !run->stop_requested;
+}
+
 void noise_run_add_sample(struct noise_run *run, int cpu, uint64_t ns)
 {
 	if (cpu >= 0 && cpu < run->params->nr_cpus && run->tool->add_sample)

@@ -406,6 +406,13 @@ void noise_run_add_samples(struct noise_run *run, int cpu, uint64_t us, uint64_t
 void noise_run_add_latency(struct noise_run *run, int cpu, enum timerlat_context context,
 			   uint64_t seq, uint64_t ns);
 
+/*
+ * A backend's enable() with the measurement running: sleep through -w
+ * (ending early on a stop request). True when the warm-up ran to its end:
+ * the backend then drops what it measured so far.
+ */
+bool noise_run_warm_up(struct noise_run *run);
+
 extern const struct noise_backend noise_tracer_backend;
 extern const struct noise_backend noise_sampler_backend;
 /* timerlat's user-space backend (src/timerlat/sampler.c): sleepers instead of spinners */

@@ -349,19 +349,12 @@ out_fail:
 static int sampler_enable(struct noise_run *run)
 {
 	struct sampler *s = run->priv;
-	long long warm_ms = run->params->warmup_s * 1000;
-	struct timespec nap = { 0, 100 * 1000 * 1000 };
 
 	if (s->trace && sampler_trace_on(s->trace))
 		warn_msg("sampler: cannot start the trace instance: %s", strerror(errno));
 	sampler_clock_refine(&s->clock);
 	set_cmd(s, SAMPLER_RUN);
-	if (!warm_ms)
-		return 0;
-	debug_msg("warming up for %lld s", run->params->warmup_s);
-	for (long long t = 0; t < warm_ms && !run->stop_requested; t += 100)
-		nanosleep(&nap, NULL);
-	if (run->stop_requested)
+	if (!noise_run_warm_up(run))
 		return 0;
 	set_cmd(s, SAMPLER_WAIT);
 	wait_parked(s, 2000);

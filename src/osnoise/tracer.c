@@ -517,9 +517,7 @@ static int tracer_enable(struct noise_run *run)
 	    (ret = timerlat_kernel_start(&t->tl, p)))
 		return ret;
 	if (p->warmup_s) {
-		debug_msg("warming up for %lld s", p->warmup_s);
-		for (long long s = 0; s < p->warmup_s && !run->stop_requested; s++)
-			sleep(1);
+		noise_run_warm_up(run);	/* cut short by a stop: nothing of it is kept either */
 		tracefs_instance_file_clear(t->main.tfs, "trace");
 		if (t->rec.tfs)
 			tracefs_instance_file_clear(t->rec.tfs, "trace");

@@ -479,19 +479,12 @@ static void discard(struct tl_sampler *s, struct noise_run *run)
 static int tl_enable(struct noise_run *run)
 {
 	struct tl_sampler *s = run->priv;
-	struct timespec nap = { 0, 100 * 1000 * 1000 };
-	long long warm_ms = run->params->warmup_s * 1000;
 
 	if (s->trace)
 		tlw_trace_on(s->trace, true);
 	read_hidden(s, s->steal0, s->smi0);
 	set_cmd(s, SLEEP_RUN);
-	if (!warm_ms)
-		return 0;
-	debug_msg("warming up for %lld s", run->params->warmup_s);
-	for (long long t = 0; t < warm_ms && !run->stop_requested; t += 100)
-		nanosleep(&nap, NULL);
-	if (run->stop_requested)
+	if (!noise_run_warm_up(run))
 		return 0;
 	set_cmd(s, SLEEP_WAIT);
 	wait_parked(s, 2000);
