@@ -19,18 +19,15 @@
 
 #include "procscan.h"
 #include "sysroot.h"
+#include "util.h"
 
 static int add_pid(struct procscan *ps, size_t *cap, pid_t pid)
 {
-	if (ps->nr == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 256;
-		pid_t *p = realloc(ps->pids, ncap * sizeof(*p));
+	int ret = array_room(&ps->pids, cap, ps->nr, sizeof(*ps->pids), 256,
+			     SIZE_MAX / sizeof(*ps->pids));
 
-		if (!p)
-			return -ENOMEM;
-		ps->pids = p;
-		*cap = ncap;
-	}
+	if (ret)
+		return ret;
 	ps->pids[ps->nr++] = pid;
 	return 0;
 }

@@ -9,20 +9,14 @@
 
 #include "sysroot.h"
 #include "usernames.h"
+#include "util.h"
 
 static const char *add(struct usernames *u, uid_t uid, const char *name)
 {
 	struct username *e;
 
-	if (u->nr == u->cap) {
-		size_t cap = u->cap ? u->cap * 2 : 16;
-
-		e = realloc(u->e, cap * sizeof(*e));
-		if (!e)
-			return NULL;
-		u->e = e;
-		u->cap = cap;
-	}
+	if (array_room(&u->e, &u->cap, u->nr, sizeof(*u->e), 16, SIZE_MAX / sizeof(*u->e)))
+		return NULL;
 	e = &u->e[u->nr];
 	e->uid = uid;
 	e->name = strdup(name);

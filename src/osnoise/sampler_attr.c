@@ -73,16 +73,9 @@ int sampler_attr_push(struct sampler_attr *a, int cpu, const struct sampler_even
 	if (cpu < 0 || cpu >= a->nr_cpus || !a->cpu[cpu].active)
 		return 0;
 	c = &a->cpu[cpu];
-	if (c->nev == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 4096;
-		struct sampler_event *ev2;
-
-		if (cap > SAMPLER_EVQ_MAX || !(ev2 = realloc(c->ev, cap * sizeof(*ev2)))) {
-			c->dropped++;
-			return -ENOMEM;
-		}
-		c->ev = ev2;
-		c->cap = cap;
+	if (array_room(&c->ev, &c->cap, c->nev, sizeof(*c->ev), 4096, SAMPLER_EVQ_MAX)) {
+		c->dropped++;
+		return -ENOMEM;
 	}
 	c->ev[c->nev++] = *ev;
 	return 0;

@@ -21,6 +21,7 @@
 
 #include "json.h"
 #include "timerlat/aa.h"
+#include "util.h"
 
 /* upstream's MAX_COMM: the kernel's comm fields are 16 bytes, 24 is the width printed */
 #define AA_COMM 24
@@ -185,15 +186,8 @@ static void list_reset(struct aa_list *l)
 static void list_add(struct aa_list *l, const char *name, uint64_t id, uint64_t duration)
 {
 	l->sum += duration;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		struct aa_item *v;
-
-		if (l->cap >= AA_MAX_ITEMS || !(v = realloc(l->v, cap * sizeof(*v))))
-			return;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (array_room(&l->v, &l->cap, l->n, sizeof(*l->v), 8, AA_MAX_ITEMS))
+		return;
 	copy_name(l->v[l->n].name, AA_NAME, name);
 	l->v[l->n].id = id;
 	l->v[l->n].duration = duration;

@@ -76,25 +76,15 @@ void tlw_free(struct tlw *w)
 int tlw_push(struct tlw *w, int cpu, const struct tlw_event *ev)
 {
 	struct tlw_cpu *c;
+	int ret;
 
 	if (cpu < 0 || cpu >= w->nr_cpus || !w->cpu[cpu].tid)
 		return 0;
 	c = &w->cpu[cpu];
-	if (c->nev == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 4096;
-		struct tlw_event *ev2;
-
-		if (cap > EVQ_MAX) {
-			c->dropped++;
-			return -ENOSPC;
-		}
-		ev2 = realloc(c->ev, cap * sizeof(*ev2));
-		if (!ev2) {
-			c->dropped++;
-			return -ENOMEM;
-		}
-		c->ev = ev2;
-		c->cap = cap;
+	ret = array_room(&c->ev, &c->cap, c->nev, sizeof(*c->ev), 4096, EVQ_MAX);
+	if (ret) {
+		c->dropped++;
+		return ret;
 	}
 	c->ev[c->nev++] = *ev;
 	return 0;
