@@ -16,11 +16,7 @@ load /vm/lib/irqoff
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	irqoff_have_module || {
-		echo "# preemptirq_delay_test is missing from /vm/modules (tests/kernel/modules-build.sh failed?)" >&3
-		return 1
-	}
-	irqoff_unload
+	irqoff_setup_file
 }
 
 setup() {

@@ -30,6 +30,15 @@ irqoff_trigger() {
 	echo 1 >"$IRQOFF_SYSFS/trigger"
 }
 
+# irqoff_setup_file: a file's setup_file: the module is there, and not loaded
+irqoff_setup_file() {
+	irqoff_have_module || {
+		echo "# preemptirq_delay_test is missing from /vm/modules (tests/kernel/modules-build.sh failed?)" >&3
+		return 1
+	}
+	irqoff_unload
+}
+
 irqoff_unload() {
 	if irqoff_loaded; then rmmod preemptirq_delay_test || return 1; fi
 	return 0
