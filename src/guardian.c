@@ -48,7 +48,7 @@
 #include "owned.h"
 #include "sysroot.h"
 
-enum { GM_VALUE = 1, GM_WRITTEN, GM_DIR, GM_FORGET, GM_DONE };
+enum { GM_VALUE = 1, GM_WRITTEN, GM_DIR, GM_FORGET, GM_DONE, GM_HOLD, GM_SEAL };
 
 /* a frame: this header, then path_len bytes of path, then val_len of value */
 struct gmsg {
@@ -85,7 +85,9 @@ struct gentry {
 
 struct gstate {
 	int sock, pidfd;
-	const char *record, *mark_dir;
+	int hold_fd;		/* the tracefs lock's file, once handed over; -1 */
+	bool sealed;		/* the record is the borrower's own */
+	const char *record, *mark_dir, *lock_dir;
 	struct gentry *e;
 	int nr;
 	int *order;		/* ids in the order they became active */
@@ -145,7 +147,46 @@ static int send_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+static int send_all_fd(int sock, const void *buf, size_t len, int fd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { (void *)buf, len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c;
+	ssize_t n;
+
+	if (fd < 0)
+		return send_all(sock, buf, len);
+	memset(&ctl, 0, sizeof(ctl));
+	mh.msg_control = ctl.buf;
+	mh.msg_controllen = sizeof(ctl.buf);
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	do
+		n = sendmsg(sock, &mh, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	/* the descriptor went with the first byte: the rest is a plain send */
+	return send_all(sock, (const char *)buf + n, len - (size_t)n);
+}
+
+static int send_msg_fd(struct guardian *g, uint32_t type, int id, const char *path,
+		       const char *val, int fd);
+
 static int send_msg(struct guardian *g, uint32_t type, int id, const char *path, const char *val)
+{
+	return send_msg_fd(g, type, id, path, val, -1);
+}
+
+static int send_msg_fd(struct guardian *g, uint32_t type, int id, const char *path,
+		       const char *val, int fd)
 {
 	struct gmsg m = {
 		.type = type, .id = (uint32_t)id,
@@ -166,7 +207,7 @@ static int send_msg(struct guardian *g, uint32_t type, int id, const char *path,
 		memcpy(frame + sizeof(m), path, m.path_len);
 	if (m.val_len)
 		memcpy(frame + sizeof(m) + m.path_len, val, m.val_len);
-	ret = send_all(g->sock, frame, len);
+	ret = send_all_fd(g->sock, frame, len, fd);
 	free(frame);
 	if (ret) {
 		g->broken = true;
@@ -260,6 +301,16 @@ int guardian_forget(struct guardian *g, int id)
 		owned_unmark(g->mark_dir, g->dirs[id]);
 	g->flags[id] &= ~GF_MARKED;
 	return send_msg(g, GM_FORGET, id, NULL, NULL);
+}
+
+int guardian_hold(struct guardian *g, int fd)
+{
+	return g ? send_msg_fd(g, GM_HOLD, 0, NULL, NULL, fd) : 0;
+}
+
+int guardian_seal(struct guardian *g)
+{
+	return g ? send_msg(g, GM_SEAL, 0, NULL, NULL) : 0;
 }
 
 void guardian_keep_off(struct guardian *g, const cpu_set_t *busy)
@@ -437,6 +488,11 @@ static void take_frame(struct gstate *s, const struct gmsg *m, const char *path,
 		s->done = true;
 		return;
 	}
+	if (m->type == GM_SEAL || m->type == GM_HOLD) {
+		/* GM_HOLD's descriptor was kept as it came (recv_keeping_fd()) */
+		s->sealed |= m->type == GM_SEAL;
+		return;
+	}
 	if (!e)
 		return;
 	switch (m->type) {
@@ -464,6 +520,34 @@ static void take_frame(struct gstate *s, const struct gmsg *m, const char *path,
 	}
 }
 
+/* recv(), keeping a descriptor that came with the data (GM_HOLD's: the only one sent) */
+static ssize_t recv_keeping_fd(struct gstate *s, void *buf, size_t len)
+{
+	union {
+		char buf[CMSG_SPACE(4 * sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { buf, len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf,
+			     .msg_controllen = sizeof(ctl.buf) };
+	ssize_t n = recvmsg(s->sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+
+	for (struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c)) {
+		int nfd = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int)), fds[4];
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		memcpy(fds, CMSG_DATA(c), (size_t)nfd * sizeof(int));
+		for (int i = 0; i < nfd; i++) {
+			if (s->hold_fd < 0)
+				s->hold_fd = fds[i];
+			else
+				close(fds[i]);
+		}
+	}
+	return n;
+}
+
 /* Read what is there; 1: got data, 0: end of file, -1: nothing now or an error. */
 static int take_input(struct gstate *s)
 {
@@ -479,7 +563,7 @@ static int take_input(struct gstate *s)
 		s->buf = buf;
 		s->cap = cap;
 	}
-	n = recv(s->sock, s->buf + s->len, s->cap - s->len, MSG_DONTWAIT);
+	n = recv_keeping_fd(s, s->buf + s->len, s->cap - s->len);
 	if (n == 0)
 		return 0;
 	if (n < 0)
@@ -588,6 +672,26 @@ static int restore(struct gstate *s)
 	return failed;
 }
 
+/*
+ * Everything is back: let go of the tracefs lock and remove its instance.
+ * One the borrower never held (it died while taking it) is removed only if
+ * nobody holds it: the kernel refuses while another run does.
+ */
+static void release_lock(struct gstate *s)
+{
+	bool held = s->hold_fd >= 0;
+	int err;
+
+	if (held)
+		close(s->hold_fd);
+	if (!s->lock_dir)
+		return;
+	err = held ? owned_remove_dir(s->lock_dir) : (rmdir(s->lock_dir) ? -errno : 0);
+	if (held && err && err != -ENOENT)
+		err_msg("guardian: cannot remove the tracefs lock %s: %s (the next run reclaims it)",
+			s->lock_dir, strerror(-err));
+}
+
 /* What the guardian sends once it has detached: "R" and its pid. */
 struct ready_msg {
 	char ready;
@@ -599,7 +703,8 @@ static void __attribute__((noreturn)) guardian_main(int sock, int pidfd, pid_t b
 {
 	int keep_fd = o->keep_fd;
 	int *const fds[] = { &sock, &pidfd, &keep_fd };
-	struct gstate s = { .record = o->record, .mark_dir = o->mark_dir };
+	struct gstate s = { .record = o->record, .mark_dir = o->mark_dir, .lock_dir = o->lock_dir,
+			    .hold_fd = -1, .sealed = !o->record_unsealed };
 	struct ready_msg ready = { 'R', getpid() };
 	struct timespec t0;
 	double settle_ms;
@@ -621,7 +726,7 @@ static void __attribute__((noreturn)) guardian_main(int sock, int pidfd, pid_t b
 		poll(&(struct pollfd){ s.pidfd, POLLIN, 0 }, 1, SETTLE_MS);
 	settle_ms = ms_since(&t0);
 	failed = restore(&s);
-	if (s.record) {
+	if (s.record && s.sealed) {
 		char bad[4200];
 
 		if (!failed) {
@@ -631,6 +736,7 @@ static void __attribute__((noreturn)) guardian_main(int sock, int pidfd, pid_t b
 				"above, then remove it (rm %s)", bad, bad);
 		}
 	}
+	release_lock(&s);
 	debug_msg("guardian: pid %d ended without restoring: restored in %.1f ms (%.1f ms "
 		  "waiting for its end), %d failure%s", borrower, ms_since(&t0), settle_ms,
 		  failed, failed == 1 ? "" : "s");

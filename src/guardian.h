@@ -49,6 +49,18 @@ struct guardian_opts {
 	int keep_fd;
 	/* where guardian_dir_created() writes its marks; NULL: no marks */
 	const char *mark_dir;
+	/*
+	 * The run's tracefs lock (tracefs_lock.h), NULL: none. Once the
+	 * borrower is gone and everything is restored, the guardian lets go
+	 * of the lock's file (guardian_hold()) and removes the instance,
+	 * which it cannot while another run holds it.
+	 */
+	const char *lock_dir;
+	/*
+	 * Started before RECORD is this run's (a killed run's record may
+	 * still be replayed): RECORD is left alone until guardian_seal().
+	 */
+	bool record_unsealed;
 };
 
 /* Fork the guardian; *gp is NULL on failure. 0 or -errno. */
@@ -65,6 +77,14 @@ int guardian_dir(struct guardian *g, const char *path);
 int guardian_dir_created(struct guardian *g, int id);
 /* Drop directory ID: removed by the run itself, or not its own after all. */
 int guardian_forget(struct guardian *g, int id);
+/*
+ * Hand the guardian a descriptor of the tracefs lock's file: it holds the
+ * lock from the moment this returns 0 (the descriptor travels on the
+ * socket) until it has restored everything.
+ */
+int guardian_hold(struct guardian *g, int fd);
+/* The record is the run's own from now on (see record_unsealed). */
+int guardian_seal(struct guardian *g);
 
 /*
  * Keep the guardian off the CPUs the run keeps busy (a measuring thread

@@ -126,12 +126,10 @@ static pid_t lock_holder(int fd)
 
 static void refuse(const struct ledger *l, pid_t holder)
 {
-	if (holder > 0)
-		err_msg("another rtla run (pid %d) is using %s; its settings are global, so two "
-			"runs cannot share them", holder, l->what);
-	else
-		err_msg("another rtla run is using %s; its settings are global, so two runs "
-			"cannot share them", l->what);
+	char who[32];
+
+	snprintf(who, sizeof(who), "pid %d", holder);
+	tracefs_lock_refuse(l->what, holder > 0 ? who : NULL);
 }
 
 /*
@@ -307,14 +305,58 @@ static void unlock(struct ledger *l)
 	l->lock_fd = -1;
 }
 
-int ledger_open(struct ledger *l, const char *record, const char *what)
+static void ledger_init(struct ledger *l, const char *record, const char *what)
 {
-	int ret;
-
 	memset(l, 0, sizeof(*l));
 	l->record = record;
 	l->what = what;
 	l->lock_fd = -1;
+	l->tlock.fd = -1;
+}
+
+int ledger_open_global(struct ledger *l, const char *record, const char *what,
+		       const char *resource, const char *mark_dir)
+{
+	char lock_dir[PATH_MAX];
+	struct guardian_opts opts = { .record = record, .mark_dir = mark_dir,
+				      .record_unsealed = true };
+	int ret;
+
+	ledger_init(l, record, what);
+	if ((ret = take_lock(l)))
+		return ret;
+	opts.keep_fd = l->lock_fd;
+	if (!tracefs_lock_path(resource, lock_dir, sizeof(lock_dir)))
+		opts.lock_dir = lock_dir;
+	/* first: if rtla dies while it takes the lock, the guardian removes the instance */
+	if ((ret = guardian_start(&l->guard, &opts))) {
+		err_msg("cannot start the guardian that gives %s's settings back if rtla dies: %s",
+			what, strerror(-ret));
+		unlock(l);
+		return ret;
+	}
+	if (!(ret = tracefs_lock_take(&l->tlock, resource, what)) && l->tlock.fd >= 0 &&
+	    (ret = guardian_hold(l->guard, l->tlock.fd)))
+		err_msg("cannot hand the tracefs lock to the guardian: %s", strerror(-ret));
+	if (!ret)
+		ret = replay_left_record(l);
+	if (ret) {
+		guardian_stand_down(l->guard);
+		l->guard = NULL;
+		tracefs_lock_release(&l->tlock);
+		unlock(l);
+		return ret;
+	}
+	if (ftruncate(l->lock_fd, 0))
+		debug_msg("cannot clear %s: %s", l->record, strerror(errno));
+	return 0;
+}
+
+int ledger_open(struct ledger *l, const char *record, const char *what)
+{
+	int ret;
+
+	ledger_init(l, record, what);
 	if ((ret = take_lock(l)))
 		return ret;
 	if ((ret = replay_left_record(l))) {
@@ -332,7 +374,7 @@ int ledger_borrow_as(struct ledger *l, const char *path, const char *restore)
 {
 	struct ledger_value *v = &l->v[l->nr];
 
-	if (l->nr == LEDGER_MAX_VALUES || l->guard)
+	if (l->nr == LEDGER_MAX_VALUES || l->sealed)
 		return -EINVAL;	/* a ledger holds a fixed set, all known before the seal */
 	if (strchr(path, ' ') || strchr(path, '\n') || strchr(restore, '\n'))
 		return -EINVAL;	/* the record is one value per line */
@@ -387,15 +429,18 @@ int ledger_seal(struct ledger *l, const char *mark_dir)
 		err_msg("cannot write the record %s: %s", l->record, strerror(-ret));
 		goto out;
 	}
-	ret = guardian_start(&l->guard, &opts);
+	/* ledger_open_global() started it before the lock */
+	ret = l->guard ? guardian_seal(l->guard) : guardian_start(&l->guard, &opts);
 	for (int i = 0; !ret && i < l->nr; i++) {
 		/* the guardian writes the text as it is: tracefs takes "\n" for empty */
 		ret = l->v[i].gid = guardian_value(l->guard, l->v[i].path,
 						   *l->v[i].orig ? l->v[i].orig : "\n");
 		ret = ret < 0 ? ret : 0;
 	}
-	if (!ret)
+	if (!ret) {
+		l->sealed = true;
 		return 0;
+	}
 	err_msg("cannot start the guardian that gives %s's settings back if rtla dies: %s",
 		l->what, strerror(-ret));
 	guardian_stand_down(l->guard);
@@ -412,7 +457,7 @@ int ledger_write(struct ledger *l, int id, const char *val)
 	struct ledger_value *v;
 	int ret;
 
-	if (id < 0 || id >= l->nr || !l->guard)
+	if (id < 0 || id >= l->nr || !l->guard || !l->sealed)
 		return -EINVAL;
 	v = &l->v[id];
 	/* never write what nobody could restore if rtla died now */
@@ -463,9 +508,10 @@ int ledger_close(struct ledger *l)
 	/* a record that could not be replayed stays for the next run to retry */
 	if (!failed && ftruncate(l->lock_fd, 0))
 		err_msg("cannot clear %s: %s", l->record, strerror(errno));
-	/* done: the guardian leaves, and with it its hold on the lock */
+	/* done: the guardian leaves, and with it its hold on the locks */
 	guardian_stand_down(l->guard);
 	l->guard = NULL;
+	tracefs_lock_release(&l->tlock);
 	unlock(l);
 	free_values(l);
 	return failed;

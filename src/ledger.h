@@ -13,6 +13,8 @@
  *                      naming the pid that holds it; a record a killed run
  *                      left (rtla and its guardian both gone) is replayed
  *                      first, or reported value by value and set aside;
+ *                      ledger_open_global() also takes a lock in tracefs,
+ *                      for runs in containers that do not share /run;
  *   ledger_borrow()    read a file's value before anything is written: the
  *                      text that restores it (ledger_borrow_as() when the
  *                      file is read in another form than it is written);
@@ -54,6 +56,8 @@
 /* room for a CPU list of a big machine */
 #define LEDGER_VALUE_MAX	4096
 
+#include "tracefs_lock.h"
+
 struct guardian;
 
 struct ledger_value {
@@ -70,6 +74,8 @@ struct ledger {
 	int nr;
 	struct ledger_value v[LEDGER_MAX_VALUES];
 	struct guardian *guard;
+	bool sealed;		/* ledger_seal() succeeded */
+	struct tracefs_lock tlock;	/* ledger_open_global()'s; fd -1 otherwise */
 };
 
 /*
@@ -79,11 +85,22 @@ struct ledger {
  * afresh); -errno otherwise.
  */
 int ledger_open(struct ledger *l, const char *record, const char *what);
+/*
+ * ledger_open() for values that are global to the kernel, which runs in
+ * other containers (with another RECORD folder) may borrow too: the
+ * guardian starts first (its marks go to MARK_DIR), then the tracefs lock
+ * of RESOURCE (tracefs_lock.h) is taken and handed to it, before a left
+ * record is replayed. -EBUSY when a run anywhere on the kernel holds it
+ * (one line named it).
+ */
+int ledger_open_global(struct ledger *l, const char *record, const char *what,
+		       const char *resource, const char *mark_dir);
 /* Borrow PATH: its first line now is what restores it. The id, or -errno. */
 int ledger_borrow(struct ledger *l, const char *path);
 int ledger_borrow_as(struct ledger *l, const char *path, const char *restore);
 /*
- * Start the guardian (its ownership marks go to MARK_DIR, may be NULL).
+ * Start the guardian (its ownership marks go to MARK_DIR, may be NULL; a
+ * guardian ledger_open_global() started is told the record is the run's).
  * 0 or -errno (one line said why); either way ledger_close() ends the ledger.
  */
 int ledger_seal(struct ledger *l, const char *mark_dir);

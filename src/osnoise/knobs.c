@@ -42,7 +42,8 @@ int osnoise_state_lock(struct osnoise_state *st)
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	if ((ret = ledger_open(&st->ledger, OSNOISE_STATE_FILE, "the osnoise tracer")))
+	if ((ret = ledger_open_global(&st->ledger, OSNOISE_STATE_FILE, "the osnoise tracer",
+				      OSNOISE_LOCK, RTLA_OWNED_DIR)))
 		return ret;
 	st->held = true;
 	trace_instance_sweep();

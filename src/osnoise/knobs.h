@@ -15,6 +15,8 @@
 #include "owned.h"
 
 #define OSNOISE_STATE_FILE	rtla_run_path("osnoise.state")
+/* the tracefs lock (tracefs_lock.h) of the osnoise files, timerlat's too */
+#define OSNOISE_LOCK		"osnoise"
 
 /*
  * name, file under tracefs; the timerlat tracer's (its period, and

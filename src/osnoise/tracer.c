@@ -34,6 +34,7 @@
 #include "osnoise.h"
 #include "threads.h"
 #include "trace_instance.h"
+#include "tracefs_lock.h"
 #include "tracer_hist.h"
 #include "timerlat/timerlat.h"
 
@@ -101,6 +102,11 @@ static int check_tracer_free(void)
 	pid_t owner;
 	int ret = 0;
 
+	/* a run in another container (another /run) is known by its lock in tracefs */
+	if (tracefs_lock_check(OSNOISE_LOCK, "the osnoise tracer")) {
+		tracefs_list_free(names);
+		return -EBUSY;
+	}
 	if (runs_tracer(NULL, "timerlat") || runs_tracer(NULL, "osnoise")) {
 		err_msg("the %s tracer is running at the top level of tracefs; osnoise cannot share it "
 			"(set current_tracer to nop if nothing uses it)",
