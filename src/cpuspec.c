@@ -3,6 +3,8 @@
  * cpuspec - CPU lists and the words for the machine's own CPU sets.
  */
 #include <errno.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -98,4 +100,55 @@ int cpuspec_parse(const char *s, int nr_cpus, cpu_set_t *set, char *err)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* The cpuset of this process's cgroup (v2, else v1's cpuset hierarchy): 0, or -errno. */
+static int cgroup_cpuset(cpu_set_t *set)
+{
+	char line[4096], path[PATH_MAX + 64], buf[4096], err[PARSE_ERR_MAX];
+	int ret = -ENOENT;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	if (!f)
+		return -errno;
+	while (ret && fgets(line, sizeof(line), f)) {
+		char *ctrl = strchr(line, ':'), *cg = ctrl ? strchr(ctrl + 1, ':') : NULL;
+		FILE *cf;
+
+		if (!cg)
+			continue;
+		*cg++ = '\0';
+		cg[strcspn(cg, "\n")] = '\0';
+		if (!strcmp(ctrl + 1, ""))
+			snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cpuset.cpus.effective", cg);
+		else if (strstr(ctrl + 1, "cpuset"))
+			snprintf(path, sizeof(path), "/sys/fs/cgroup/cpuset%s/cpuset.effective_cpus", cg);
+		else
+			continue;
+		if (!(cf = fopen(path, "re")))
+			continue;
+		if (fgets(buf, sizeof(buf), cf)) {
+			buf[strcspn(buf, "\n")] = '\0';
+			CPU_ZERO(set);
+			if (buf[0] && !parse_cpu_list(buf, CPU_SETSIZE, set, err))
+				ret = 0;
+		}
+		fclose(cf);
+	}
+	fclose(f);
+	return ret;
+}
+
+int cpus_allowed(cpu_set_t *set)
+{
+	cpu_set_t online, cpuset;
+
+	if (sched_getaffinity(0, sizeof(*set), set))
+		return -errno;
+	/* the kernel keeps the affinity within the cpuset; where it is wider, the cpuset rules */
+	if (!cgroup_cpuset(&cpuset) && CPU_COUNT(&cpuset))
+		CPU_AND(set, set, &cpuset);
+	if (sysroot_is_live() && sysroot_online_cpus(&online) > 0)
+		CPU_AND(set, set, &online);
+	return CPU_COUNT(set) ? 0 : -ENOENT;
 }

@@ -26,4 +26,11 @@ const char *cpuspec_keyword(size_t i);
 /* The set of a word or a list; -EINVAL (or -errno) with a reason in err. */
 int cpuspec_parse(const char *s, int nr_cpus, cpu_set_t *set, char *err);
 
+/*
+ * The CPUs this process may run on, online ones: its affinity (in a
+ * container, the container's cpuset shows there), narrowed by its cgroup's
+ * effective cpuset where that is narrower. 0, or -errno (-ENOENT: none).
+ */
+int cpus_allowed(cpu_set_t *set);
+
 #endif

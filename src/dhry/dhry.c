@@ -195,7 +195,7 @@ static int choose_cpus(const char *arg, cpu_set_t *set)
 		err_msg("cannot read the online CPUs: %s", strerror(ret ? -ret : ENOENT));
 		return -EINVAL;
 	}
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+	if (cpus_allowed(&allowed))
 		allowed = online;
 	if (!arg) {
 		CPU_AND(set, &online, &allowed);
@@ -219,8 +219,8 @@ static int choose_cpus(const char *arg, cpu_set_t *set)
 			return -EINVAL;
 		}
 		if (!CPU_ISSET(cpu, &allowed)) {
-			err_msg("Invalid -c cpu list: '%s': CPU %d is outside this process's affinity (%s)",
-				arg, cpu,
+			err_msg("Invalid -c cpu list: '%s': CPU %d is outside the CPUs this process "
+				"may run on (%s)", arg, cpu,
 				cpu_list_format(&allowed, CPU_SETSIZE, list, sizeof(list)));
 			return -EINVAL;
 		}

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "actions.h"
+#include "cpuspec.h"
 #include "commands.h"
 #include "json.h"
 #include "output.h"
@@ -482,6 +483,11 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 
 	run.backend = choose_backend(tool, p);
 	if (check_backend_options(tool, p, run.backend))
+		return EXIT_ERROR;
+	/* the samplers' threads are rtla's; the tracer's are the kernel's (timerlat -u: tracer.c) */
+	if (cpus_allowed(&p->allowed))
+		CPU_ZERO(&p->allowed);
+	if (run.backend != &noise_tracer_backend && noise_user_cpus(p))
 		return EXIT_ERROR;
 	/* a record that cannot be written must not cost a whole run to find out */
 	if (out_record_open(&rec, p->json_stdout, p->json_file))

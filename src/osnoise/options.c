@@ -488,3 +488,35 @@ void noise_params_free(struct noise_params *p)
 	free(p->cpus_kw);
 	p->cpus_kw = NULL;
 }
+
+int noise_user_cpus(struct noise_params *p)
+{
+	char list[1024], all[1024];
+	cpu_set_t every;
+
+	CPU_ZERO(&every);
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++)
+		CPU_SET(cpu, &every);
+	if (!p->cpus_str) {
+		/* a plain run on a machine it may use whole stays upstream's: osnoise/cpus "all" */
+		if (CPU_EQUAL(&p->allowed, &every))
+			return 0;
+		CPU_AND(&p->cpus, &every, &p->allowed);
+		free(p->cpus_kw);
+		p->cpus_kw = strdup(cpu_list_format(&p->cpus, p->nr_cpus, list, sizeof(list)));
+		if (!p->cpus_kw)
+			return -ENOMEM;
+		p->cpus_str = p->cpus_kw;
+		debug_msg("measuring the CPUs this process may run on: %s", p->cpus_str);
+		return 0;
+	}
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		if (CPU_ISSET(cpu, &p->cpus) && !CPU_ISSET(cpu, &p->allowed)) {
+			err_msg("Invalid -c cpu list: '%s': CPU %d is outside the CPUs this process may "
+				"run on (%s)", p->cpus_str, cpu,
+				cpu_list_format(&p->allowed, CPU_SETSIZE, all, sizeof(all)));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}

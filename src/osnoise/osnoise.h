@@ -121,6 +121,7 @@ struct noise_params {
 	const char *cpus_str;		/* -c as given, written to osnoise/cpus */
 	char *cpus_kw;			/* -c WORD (cpuspec.h): its list, for osnoise/cpus */
 	cpu_set_t cpus;			/* measured CPUs (all when -c absent) */
+	cpu_set_t allowed;		/* where rtla may run (cpus_allowed()), for the record */
 	bool hk_given;			/* -H */
 	cpu_set_t hk;
 	bool cgroup;			/* -C */
@@ -160,6 +161,14 @@ struct noise_params {
 	enum timerlat_stack_format stack_format;
 	bool no_irq, no_thread;		/* hist: columns left out */
 };
+
+/*
+ * The CPUs of a workload in user space (the samplers', timerlat's -u/-U):
+ * where -c is absent and this process may run on fewer CPUs than the
+ * machine has (a container's cpuset, taskset), those; a -c CPU outside them
+ * is refused with one line. 0 or -EINVAL (options.c).
+ */
+int noise_user_cpus(struct noise_params *p);
 
 /* timerlat: the first option given that only the tracer backend runs, or NULL (timerlat.c) */
 const char *timerlat_tracer_only_option(const struct noise_params *p);

@@ -15,6 +15,7 @@
 #include "osnoise.h"
 #include "parse.h"
 #include "record.h"
+#include "sysroot.h"
 #include "tasks.h"
 
 /* timerlat's own options: what it measured with and what it did at a stop */
@@ -36,6 +37,24 @@ static void json_timerlat_options(struct json *j, const struct noise_params *p)
 	json_str(j, "stack_format", timerlat_stack_formats[p->stack_format]);
 }
 
+/*
+ * Which CPUs were measured (the asked ones that are online) and where rtla
+ * could run (in a container, fewer than the machine has): the samplers and
+ * timerlat's user threads measure only there.
+ */
+static void json_cpu_sets(struct json *j, const struct noise_params *p)
+{
+	cpu_set_t measured, online;
+	char buf[1024];
+
+	measured = p->cpus;
+	if (sysroot_online_cpus(&online) > 0)
+		CPU_AND(&measured, &measured, &online);
+	json_str(j, "measured_cpus", cpu_list_format(&measured, p->nr_cpus, buf, sizeof(buf)));
+	json_str(j, "allowed_cpus", CPU_COUNT(&p->allowed) ?
+		 cpu_list_format(&p->allowed, CPU_SETSIZE, buf, sizeof(buf)) : NULL);
+}
+
 static void json_options(struct json *j, const struct noise_run *run)
 {
 	const struct noise_params *p = run->params;
@@ -44,6 +63,7 @@ static void json_options(struct json *j, const struct noise_run *run)
 
 	json_object_begin(j, "options");
 	json_str(j, "cpus", cpu_list_format(&p->cpus, p->nr_cpus, buf, sizeof(buf)));
+	json_cpu_sets(j, p);
 	if (!timerlat)
 		json_i64(j, "runtime_us", p->runtime_us);
 	json_i64(j, "period_us", p->period_us);

@@ -139,7 +139,7 @@ static int check_tracer_free(void)
 static int check_kernel(struct noise_run *run)
 {
 	const char *dir;
-	int mounted = tracefs_tracing_dir_is_mounted(true, &dir);
+	int mounted = tracefs_tracing_dir_is_mounted(true, &dir), ret;
 
 	if (mounted <= 0) {
 		err_msg("tracefs is not mounted at /sys/kernel/tracing and could not be mounted");
@@ -151,7 +151,10 @@ static int check_kernel(struct noise_run *run)
 				"use --backend sampler");
 			return -ENODEV;
 		}
-		return timerlat_check_kernel(run->params);
+		if ((ret = timerlat_check_kernel(run->params)))
+			return ret;
+		/* rtla's timerlatu/N (or -U's) run where this process may */
+		return timerlat_user_data(run->params) ? noise_user_cpus(run->params) : 0;
 	}
 	if (!tracefs_tracer_available(NULL, "osnoise")) {
 		err_msg("the kernel has no osnoise tracer (CONFIG_OSNOISE_TRACER is not set); "

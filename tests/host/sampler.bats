@@ -406,3 +406,32 @@ start_bursts() {
 		assert 0 < noise <= runtime, "the bursts were not seen, or more noise than runtime"
 	EOF
 }
+
+# A container's cpuset shows as the process's affinity: under taskset the
+# user-space workloads default to the CPUs rtla may run on, and the record
+# says which were measured and which were allowed.
+@test "sampler: under taskset -c 0 only CPU 0 is measured, and the record says so" {
+	if [ "$NCPU" -lt 2 ]; then skip "needs two CPUs"; fi
+	run -0 taskset -c 0 "$RTLA" osnoise --backend sampler -d 1s -q --json-file "$T/top.json"
+	run -0 taskset -c 0 "$RTLA" timerlat --backend sampler -d 1s -q --json-file "$T/tl.json"
+	python3 - "$T/top.json" "$T/tl.json" <<-'EOF2'
+		import json, sys
+		for path in sys.argv[1:]:
+		    d = json.load(open(path))
+		    o = d["options"]
+		    assert (o["cpus"], o["measured_cpus"], o["allowed_cpus"]) == ("0", "0", "0"), (path, o)
+		    cpus = [c["cpu"] for c in d["cpus"]]
+		    assert cpus == [0], (path, cpus)
+	EOF2
+}
+
+@test "sampler: -c with a CPU outside the allowed ones is one line, exit 1, before any work" {
+	if [ "$NCPU" -lt 2 ]; then skip "needs two CPUs"; fi
+	run -1 --separate-stderr taskset -c 0 "$RTLA" osnoise --backend sampler -c "$LAST" -d 1s -q
+	[ "$stderr" = "rtla osnoise: Invalid -c cpu list: '$LAST': CPU $LAST is outside the CPUs this process may run on (0)" ]
+	[ -z "$output" ]
+	run -1 --separate-stderr taskset -c 0 "$RTLA" timerlat --backend sampler -c "0-$LAST" -d 1s -q
+	[ "$stderr" = "rtla timerlat: Invalid -c cpu list: '0-$LAST': CPU 1 is outside the CPUs this process may run on (0)" ]
+	run -0 "$RTLA" osnoise --backend sampler -d 1s -q -J
+	echo "$output" | python3 -c 'import json, sys; o = json.load(sys.stdin)["options"]; assert o["measured_cpus"] == o["allowed_cpus"] == o["cpus"], o'
+}
