@@ -60,7 +60,7 @@ void tracefs_lock_refuse(const char *what, const char *holder)
 			"share them", what);
 }
 
-/* "pid P on host H (CMD) since T": this run, as a refused one names it. */
+/* "pid P, host H, since T: CMD": this run, as a refused one names it. */
 static void describe_self(char *buf, size_t len)
 {
 	char cmd[96] = "", since[32];
@@ -82,8 +82,8 @@ static void describe_self(char *buf, size_t len)
 		strcpy(u.nodename, "?");
 	gmtime_r(&now, &tm);
 	strftime(since, sizeof(since), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	snprintf(buf, len, "pid %d on host %s (%s) since %s", getpid(), u.nodename,
-		 *cmd ? cmd : "rtla", since);
+	snprintf(buf, len, "pid %d, host %s, since %s: %s", getpid(), u.nodename, since,
+		 *cmd ? cmd : "rtla");
 }
 
 /* A line into the instance's buffer; the kernel refuses it (EBADF) while a reader pauses it. */

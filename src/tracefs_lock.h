@@ -18,8 +18,8 @@
  * rmdir itself reclaims it.
  *
  * Who holds it is written into the instance's trace_marker and read back
- * from its trace file: "rtla-lock claim|held NONCE pid P on host H (CMD)
- * since T".
+ * from its trace file: "rtla-lock claim|held NONCE pid P, host H, since T:
+ * CMD".
  *
  * A successful mkdir alone does not make a run the holder. Between A's
  * mkdir and A's open, B may find the instance, remove it (nobody holds it
@@ -52,7 +52,7 @@ struct tracefs_lock {
 /*
  * Take the lock of RESOURCE ("osnoise", "hwlat"). 0: held (or tracefs is
  * not there: nothing global to protect); -EBUSY: a live run holds it (one
- * line named it: "another rtla run (pid P on host H (CMD) since T) is using
+ * line named it: "another rtla run (pid P, host H, since T: CMD) is using
  * WHAT; ..."); -errno with one line saying why.
  */
 int tracefs_lock_take(struct tracefs_lock *lk, const char *resource, const char *what);

@@ -98,7 +98,7 @@ static void test_held_and_refused(void)
 	snprintf(want, sizeof(want), "rtla-lock held ");
 	ok(strstr(trace_of(lock_dir), want) != NULL, "take: its trace says who holds it");
 	is_int(in_child(take_and_report, err, sizeof(err)), 16, "a second run: refused");
-	snprintf(want, sizeof(want), "(pid %d on host ", getpid());
+	snprintf(want, sizeof(want), "(pid %d, host ", getpid());
 	ok(strstr(err, want) && strstr(err, "is using the test resource; its settings are global"),
 	   "a second run: one line naming the holder (%s)", err);
 	is_int(in_child(check_and_report, err, sizeof(err)), 16, "check: held by a live run");
@@ -236,7 +236,7 @@ static void test_ledger(void)
 	is_int(ledger_seal(&l, NULL), 0, "ledger: sealed");
 	is_int(in_child(ledger_b, err, sizeof(err)), 16,
 	       "ledger: a run with another record folder is refused");
-	ok(strstr(err, "on host") != NULL, "ledger: the holder named (%s)", err);
+	ok(strstr(err, ", host ") != NULL, "ledger: the holder named (%s)", err);
 	ledger_close(&l);
 	ok(!exists(lock_dir), "ledger: closed, the lock is gone");
 

@@ -139,7 +139,7 @@ kill_a_run() {
 	run "$RTLA" osnoise top -c 0 -d 1s -q
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[[ $output == *"another rtla run (pid $pid) is using the osnoise tracer"* ]]
+	[[ $output == *"another rtla run (pid $pid, host "*") is using the osnoise tracer"* ]]
 	wait "$pid"
 	grep -q 'Hardware-related Noise' first.txt
 	assert_state_unchanged "$before"

@@ -44,7 +44,7 @@ wait_for_lock() {
 	run "${IN_CONTAINER[@]}" "$RTLA" osnoise top -c 0 -d 1s -q
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[[ $output == "rtla osnoise top: another rtla run (pid $pid on host $(uname -n) ("*"hwnoise -c 1 -d 5s -q) since "*") is using the osnoise tracer; its settings are global, so two runs cannot share them" ]]
+	[[ $output == "rtla osnoise top: another rtla run (pid $pid, host $(uname -n), since "*": "*"hwnoise -c 1 -d 5s -q) is using the osnoise tracer; its settings are global, so two runs cannot share them" ]]
 	[ "${#lines[@]}" -eq 1 ]
 	status=0
 	wait "$pid" || status=$?
@@ -68,6 +68,6 @@ wait_for_lock() {
 	run "${IN_CONTAINER[@]}" "$RTLA" hwnoise -c 1 -d 1s -q
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ $output == *"removed the tracefs lock rtla_lock_osnoise of an rtla run that is gone (pid $pid on host "* ]]
+	[[ $output == *"removed the tracefs lock rtla_lock_osnoise of an rtla run that is gone (pid $pid, host "* ]]
 	[ ! -e "$LOCK" ]
 }
