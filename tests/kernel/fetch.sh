@@ -1,6 +1,7 @@
 #!/bin/bash
-# Fill the VM tier's download cache: the two RT kernels, the peer rtla with its
-# trixie libraries, busybox, bash, bats and patchelf.
+# Fill the VM tier's download cache: the two RT kernels (with their msr.ko),
+# the peer rtla with its trixie libraries, rt-tests (hwlatdetect with a
+# minimal python3, cyclictest, oslat), busybox, bash, bats and patchelf.
 #
 #   tests/kernel/fetch.sh [--refresh]
 #
@@ -29,7 +30,7 @@ if ((!refresh)) && vm_cache_ready; then
 	exit 0
 fi
 
-for tool in apt-get apt-cache apt-config dpkg-deb dpkg flock readelf tar; do
+for tool in apt-get apt-cache apt-config dpkg-deb dpkg flock readelf tar xz; do
 	command -v "$tool" >/dev/null || vm_die "fetch.sh needs '$tool', which is not installed"
 done
 
@@ -125,9 +126,13 @@ k612=$(pick_kernel '^linux-image-6\.12\.[0-9]+\+deb13(\.[0-9]+)?-rt-amd64-unsign
 k61=$(pick_kernel '^linux-image-6\.1\.0-[0-9]+-rt-amd64-unsigned$' bookworm oldest 6.1.188) ||
 	vm_die "bookworm has no linux-image-6.1.0-*-rt-amd64-unsigned older than 6.1.188 (the update that added osnoise/options); the 6.1 tier needs one"
 
+# trixie's python, which runs rt-tests' hwlatdetect
+PYTHON=python3.13
 # "name suite" of the other packages.
 others=(
 	"rtla trixie" "libtracefs1 trixie" "libtraceevent1 trixie" "libc6 trixie" "libgcc-s1 trixie"
+	"rt-tests trixie" "$PYTHON-minimal trixie" "lib$PYTHON-minimal trixie" "zlib1g trixie"
+	"libexpat1 trixie" "libnuma1 trixie" "msr-tools bookworm"
 	"busybox-static bookworm" "bash-static bookworm" "bats bookworm" "patchelf bookworm"
 )
 declare -A version
@@ -196,14 +201,27 @@ extract_vmlinux() {
 }
 
 unpack_kernel() {
-	local short=$1 pkg=$2 dir=$STAGE/kernel-$1 tmp=$STAGE/kdeb-$1 vmlinuz
+	local short=$1 pkg=$2 dir=$STAGE/kernel-$1 tmp=$STAGE/kdeb-$1 vmlinuz msr
 	mkdir -p "$dir" "$tmp"
-	dpkg-deb --fsys-tarfile "${debfile[$pkg]}" | tar -x -C "$tmp" --wildcards './boot/*'
+	dpkg-deb --fsys-tarfile "${debfile[$pkg]}" |
+		tar -x -C "$tmp" --wildcards './boot/*' '*/kernel/arch/x86/kernel/msr.ko*' '*/modules.builtin'
 	vmlinuz=$(echo "$tmp"/boot/vmlinuz-*)
 	[[ -f $vmlinuz ]] || vm_die "$pkg has no /boot/vmlinuz-*"
 	mv "$vmlinuz" "$dir/vmlinuz"
 	mv "$tmp"/boot/config-* "$dir/config"
 	echo "${vmlinuz##*/vmlinuz-}" >"$dir/release"
+	# The msr driver (/dev/cpu/N/msr), for the guests to load when a test
+	# asks: uncompressed, as busybox insmod reads a module as it is (6.12's
+	# modules are .ko.xz, 6.1's plain .ko).
+	msr=$(find "$tmp" -path '*/kernel/arch/x86/kernel/msr.ko*' -print -quit)
+	case $msr in
+	*.ko) mv "$msr" "$dir/msr.ko" ;;
+	*.ko.xz) xz -dc "$msr" >"$dir/msr.ko" ;;
+	*) vm_die "$pkg has no kernel/arch/x86/kernel/msr.ko (or .ko.xz)" ;;
+	esac
+	# what a real /lib/modules/RELEASE has beside modules.dep
+	find "$tmp" -name modules.builtin -exec mv {} "$dir/modules.builtin" \; -quit
+	[[ -f $dir/modules.builtin ]] || vm_die "$pkg has no modules.builtin"
 	echo "$pkg ${version[$pkg]}" >"$dir/package"
 	rm -rf "$tmp"
 	# Under TCG the bzImage spends seconds unpacking itself; an ELF vmlinux
@@ -271,9 +289,61 @@ if ! libs=$("$STAGE/peer/lib/ld-linux-x86-64.so.2" --library-path "$STAGE/peer/l
 	vm_die "the peer rtla does not find all its libraries in its own folder"
 fi
 
+# rt-tests: hwlatdetect (a python script) with trixie's minimal python, and
+# cyclictest and oslat; and msr-tools' rdmsr, with which hwlatdetect counts
+# the SMIs of its run (it looks for /usr/sbin/rdmsr): bookworm's, as trixie's
+# rdmsr -a starts each line with "CPU N: ", which hwlatdetect cannot read as a
+# number.  The programs use the peer's trixie loader and libc
+# (the same libc6 package) and their own few libraries in rt-tests/lib.
+RT_DIR=/opt/rt-tests    # where it lives in the guest
+rroot=$STAGE/rt-root
+rt=$STAGE/rt-tests
+pylib=$rt/lib/$PYTHON
+for name in rt-tests "$PYTHON-minimal" "lib$PYTHON-minimal" zlib1g libexpat1 libnuma1 msr-tools; do
+	x "$name" "$rroot"
+done
+mkdir -p "$rt/bin" "$rt/sbin" "$rt/lib"
+cp "$rroot/usr/bin/$PYTHON" "$rroot/usr/bin/cyclictest" "$rroot/usr/bin/oslat" "$rt/bin/"
+ln -s "$PYTHON" "$rt/bin/python3"
+cp "$rroot/usr/sbin/hwlatdetect" "$rroot/usr/sbin/rdmsr" "$rt/sbin/"
+cp -a "$rroot/usr/lib/$PYTHON" "$rt/lib/"
+for lib in libz.so.1 libexpat.so.1 libnuma.so.1; do
+	cp -L "$rroot/usr/lib/x86_64-linux-gnu/$lib" "$rt/lib/"
+done
+rm -rf "$rroot"
+for prog in "$rt/bin/$PYTHON" "$rt/bin/cyclictest" "$rt/bin/oslat" "$rt/sbin/rdmsr"; do
+	"$PATCHELF" --set-interpreter "$PEER_DIR/lib/ld-linux-x86-64.so.2" \
+		--force-rpath --set-rpath "$RT_DIR/lib:$PEER_DIR/lib" "$prog"
+	if ! libs=$("$STAGE/peer/lib/ld-linux-x86-64.so.2" --library-path "$rt/lib:$STAGE/peer/lib" \
+		--list "$prog" 2>&1) || grep -q 'not found' <<<"$libs" ||
+		grep -E '=> /' <<<"$libs" | grep -vqE "=> ($rt|$STAGE/peer)/lib/"; then
+		echo "$libs" >&2
+		vm_die "${prog##*/} does not find all its libraries in rt-tests/lib and peer/lib"
+	fi
+done
+# Run the unpacked python here, with the peer's loader.
+rt_python() {
+	"$STAGE/peer/lib/ld-linux-x86-64.so.2" --library-path "$rt/lib:$STAGE/peer/lib" \
+		"$rt/bin/$PYTHON" "$@"
+}
+# The minimal library as byte code only (the initramfs is built for every
+# run): compiled here, so that the guest does not compile it at each start,
+# with its paths named as in the guest, and the sources dropped; the ssl and
+# hashlib extensions (they need libssl) go too.  Of the codecs, only those
+# of the C.UTF-8 locale the guest runs in and of ASCII and Latin-1 stay.
+rt_python -m compileall -q -b -s "$rt" -p "$RT_DIR" "$pylib" ||
+	vm_die "$PYTHON could not compile its library"
+find "$pylib" -type f ! -name '*.pyc' -delete
+find "$pylib/encodings" -name '*.pyc' ! -name __init__.pyc ! -name aliases.pyc \
+	! -name utf_8.pyc ! -name utf_8_sig.pyc ! -name ascii.pyc ! -name latin_1.pyc -delete
+if ! out=$(rt_python "$rt/sbin/hwlatdetect" --help 2>&1) || [[ $out != *--threshold* ]]; then
+	echo "$out" >&2
+	vm_die "hwlatdetect --help does not run with the unpacked $PYTHON"
+fi
+
 # --- done ------------------------------------------------------------------
 
-for part in kernel-6.12 kernel-6.1 busybox bash bats patchelf peer; do
+for part in kernel-6.12 kernel-6.1 busybox bash bats patchelf peer rt-tests; do
 	rm -rf "${VM_CACHE:?}/$part"
 	mv "$STAGE/$part" "$VM_CACHE/$part"
 done
@@ -287,6 +357,7 @@ for f in "$DEBS"/*.deb; do
 done
 {
 	echo "format=$VM_CACHE_FORMAT"
+	echo "extras=$VM_CACHE_EXTRAS"
 	echo "archive=$archive"
 	for name in $(printf '%s\n' "${!version[@]}" | sort); do
 		echo "package=$name ${version[$name]}"

@@ -12,7 +12,14 @@ VM_KERNELS=(6.12 6.1)
 vm_log() { printf 'vm: %s\n' "$*" >&2; }
 vm_die() { printf 'vm: error: %s\n' "$*" >&2; exit 2; }
 
+# What the cache holds beyond its format's layout, added since.  A cache
+# whose ready file does not list all of it is filled again (downloading only
+# the packages it lacks), while older checkouts, which check only the format,
+# go on using the same cache as it is.
+VM_CACHE_EXTRAS="msr.ko rt-tests rdmsr"
+
 vm_cache_ready() {
 	[[ -f $VM_CACHE/ready ]] &&
-		[[ $(sed -n 's/^format=//p' "$VM_CACHE/ready") == "$VM_CACHE_FORMAT" ]]
+		[[ $(sed -n 's/^format=//p' "$VM_CACHE/ready") == "$VM_CACHE_FORMAT" ]] &&
+		[[ $(sed -n 's/^extras=//p' "$VM_CACHE/ready") == "$VM_CACHE_EXTRAS" ]]
 }

@@ -367,6 +367,24 @@ build_initramfs() {
 		cp "$guest_modules"/*.ko "$ROOT/vm/modules/6.12/"
 	fi
 	ln -s /opt/peer/bin/rtla "$ROOT/usr/bin/rtla-peer"
+	# rt-tests: hwlatdetect with its python3, cyclictest, oslat, and rdmsr
+	# (their loader and libc are the peer's)
+	cp -a "$VM_CACHE/rt-tests" "$ROOT/opt/rt-tests"
+	for prog in hwlatdetect rdmsr; do
+		ln -s "/opt/rt-tests/sbin/$prog" "$ROOT/usr/sbin/$prog"
+	done
+	for prog in python3 cyclictest oslat; do
+		ln -s "/opt/rt-tests/bin/$prog" "$ROOT/usr/bin/$prog"
+	done
+	# Each kernel's msr.ko where modprobe finds it; nothing loads it
+	# but the tests that want /dev/cpu/N/msr.
+	for k in "${VM_KERNELS[@]}"; do
+		f=$ROOT/lib/modules/$(cat "$VM_CACHE/kernel-$k/release")
+		mkdir -p "$f/kernel/arch/x86/kernel"
+		cp "$VM_CACHE/kernel-$k/msr.ko" "$f/kernel/arch/x86/kernel/"
+		cp "$VM_CACHE/kernel-$k/modules.builtin" "$f/"
+		echo 'kernel/arch/x86/kernel/msr.ko:' >"$f/modules.dep"
+	done
 	cp -a "$VM_CACHE/bats/usr/." "$ROOT/usr/"
 	echo 'root:x:0:0:root:/root:/bin/bash' >"$ROOT/etc/passwd"
 	echo 'root:x:0:' >"$ROOT/etc/group"
