@@ -76,7 +76,7 @@ smi_reason() {
 		SMI_WHY="no msr driver (/dev/cpu/0/msr missing)"
 	elif [ "$(id -u)" -ne 0 ]; then
 		SMI_WHY="not permitted (/dev/cpu/0/msr: Permission denied; reading MSRs needs root, CAP_SYS_RAWIO)"
-	elif ! dd if=/dev/cpu/0/msr bs=4 skip=13 count=2 status=none >/dev/null 2>&1; then
+	elif ! dd if=/dev/cpu/0/msr bs=8 count=1 skip=52 iflag=skip_bytes status=none >/dev/null 2>&1; then
 		grep -qm1 'vendor_id.*AuthenticAMD' /proc/cpuinfo ||
 			skip "MSR_SMI_COUNT gives EIO on a CPU that is not AMD's"
 		SMI_WHY="MSR_SMI_COUNT not readable (/dev/cpu/0/msr: Input/output error: AuthenticAMD CPUs have no MSR 0x34)"
