@@ -354,7 +354,6 @@ static void figures_of_hist(const struct noise_hist *h, int cpu, struct gate_fig
 void gate_figures(const struct noise_run *run, int cpu, struct gate_figures *f)
 {
 	const struct noise_cpu *totals = run->cpu ? run->cpu : run->totals;
-
 	uint64_t smis;
 
 	memset(f, 0, sizeof(*f));
