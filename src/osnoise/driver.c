@@ -32,6 +32,7 @@
 #include "msg.h"
 #include "osnoise.h"
 #include "record.h"
+#include "sysroot.h"
 #include "top.h"
 #include "tui.h"
 #include "util.h"
@@ -205,6 +206,15 @@ static int check_backend_options(const struct noise_tool *tool, const struct noi
 		return -EINVAL;
 	}
 	return 0;
+}
+
+void noise_measured_cpus(const struct noise_params *p, cpu_set_t *set)
+{
+	cpu_set_t online;
+
+	*set = p->cpus;
+	if (sysroot_online_cpus(&online) > 0)
+		CPU_AND(set, set, &online);
 }
 
 /* -H, or automatically: keep rtla itself off the measured CPUs. */
@@ -502,6 +512,7 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	struct tui *tui = NULL;
 	struct out_record rec;
 	struct timespec t0;
+	cpu_set_t measured;
 	double elapsed;
 	int ret, status = EXIT_ERROR;
 
@@ -538,8 +549,12 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	if (ret || run.stop_requested)
 		goto out_teardown;
 	set_house_keeping(p);
-	/* read before the measurement starts: each read is an IPI to the CPU (smi.c) */
-	if (smi_counts_start(&run.smi, SMI_ROOT_LIVE, &p->cpus, p->nr_cpus)) {
+	/*
+	 * read before the measurement starts: each read is an IPI to the CPU
+	 * (smi.c); an offline CPU has no device file, and no measurement
+	 */
+	noise_measured_cpus(p, &measured);
+	if (smi_counts_start(&run.smi, SMI_ROOT_LIVE, &measured, p->nr_cpus)) {
 		err_msg("out of memory");
 		goto out_teardown;
 	}

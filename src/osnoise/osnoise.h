@@ -451,6 +451,9 @@ int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,
 		     struct noise_params *p);
 void noise_params_free(struct noise_params *p);
 
+/* driver.c: the CPUs a run measures: those of -c (or all) that are online */
+void noise_measured_cpus(const struct noise_params *p, cpu_set_t *set);
+
 /* driver.c: the whole run of TOOL; returns the exit status */
 int noise_run_tool(const struct noise_tool *tool, struct noise_params *p);
 

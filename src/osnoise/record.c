@@ -45,12 +45,10 @@ static void json_timerlat_options(struct json *j, const struct noise_params *p)
  */
 static void json_cpu_sets(struct json *j, const struct noise_params *p)
 {
-	cpu_set_t measured, online;
+	cpu_set_t measured;
 	char buf[1024];
 
-	measured = p->cpus;
-	if (sysroot_online_cpus(&online) > 0)
-		CPU_AND(&measured, &measured, &online);
+	noise_measured_cpus(p, &measured);
 	json_str(j, "measured_cpus", cpu_list_format(&measured, p->nr_cpus, buf, sizeof(buf)));
 	json_str(j, "allowed_cpus", CPU_COUNT(&p->allowed) ?
 		 cpu_list_format(&p->allowed, CPU_SETSIZE, buf, sizeof(buf)) : NULL);
@@ -200,7 +198,7 @@ static void json_smi(struct json *j, const struct noise_run *run)
 	json_str(j, "why", run->smi.available ? NULL : run->smi.why);
 	json_array_begin(j, "cpus");
 	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
-		if (!CPU_ISSET(cpu, &p->cpus))
+		if (!CPU_ISSET(cpu, &run->smi.cpus))
 			continue;
 		json_object_begin(j, NULL);
 		json_i64(j, "cpu", cpu);
