@@ -32,7 +32,7 @@
  */
 static void cpu_vendor(const char *root, char *buf, size_t len)
 {
-	char path[4096], line[256];
+	char path[4096], line[256], word[64];
 	FILE *f;
 
 	buf[0] = '\0';
@@ -41,8 +41,11 @@ static void cpu_vendor(const char *root, char *buf, size_t len)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "vendor_id : %63s", buf) == 1)	/* a blank matches the tab too */
+		/* a blank in the format matches the tab too */
+		if (sscanf(line, "vendor_id : %63s", word) == 1) {
+			snprintf(buf, len, "%s", word);
 			break;
+		}
 	}
 	fclose(f);
 }
