@@ -32,6 +32,7 @@
 #include "msg.h"
 #include "osnoise.h"
 #include "record.h"
+#include "sysroot.h"
 #include "top.h"
 #include "tui.h"
 #include "util.h"
@@ -207,6 +208,15 @@ static int check_backend_options(const struct noise_tool *tool, const struct noi
 	return 0;
 }
 
+void noise_measured_cpus(const struct noise_params *p, cpu_set_t *set)
+{
+	cpu_set_t online;
+
+	*set = p->cpus;
+	if (sysroot_online_cpus(&online) > 0)
+		CPU_AND(set, set, &online);
+}
+
 /* -H, or automatically: keep rtla itself off the measured CPUs. */
 static void set_house_keeping(const struct noise_params *p)
 {
@@ -322,6 +332,30 @@ static void print_final(struct noise_run *run)
 	 */
 	if (run->note && !fflush(stdout) && !ferror(stdout))
 		info_msg("%s", run->note);
+}
+
+/*
+ * The SMIs: with --smi a line per measured CPU below the table (which
+ * stays upstream's byte for byte without it), or one line saying why there
+ * are none; asked or not, one line on stderr when firmware took a measured
+ * CPU during the run, since nothing else of the run would show it.
+ */
+static void print_smi(const struct noise_run *run)
+{
+	const struct noise_params *p = run->params;
+	uint64_t smis, total;
+	int busy;
+
+	if (p->smi && !run->smi.available)
+		warn_msg("--smi: no SMI counts: %s", run->smi.why);
+	for (int cpu = 0; p->smi && !p->json_stdout && cpu < p->nr_cpus; cpu++)
+		if (smi_counts_delta(&run->smi, cpu, &smis))
+			printf("SMIs on CPU %d during the run: %llu\n", cpu, (unsigned long long)smis);
+	busy = smi_counts_busy(&run->smi, &total);
+	if (busy)
+		warn_msg("%llu SMI%s on %d of the measured CPUs during the run: firmware took "
+			 "that time, and no trace event shows it%s", (unsigned long long)total,
+			 total == 1 ? "" : "s", busy, p->smi ? "" : " (--smi: per CPU)");
 }
 
 /*
@@ -478,6 +512,7 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	struct tui *tui = NULL;
 	struct out_record rec;
 	struct timespec t0;
+	cpu_set_t measured;
 	double elapsed;
 	int ret, status = EXIT_ERROR;
 
@@ -514,6 +549,20 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	if (ret || run.stop_requested)
 		goto out_teardown;
 	set_house_keeping(p);
+	/*
+	 * read before the measurement starts: each read is an IPI to the CPU
+	 * (smi.c); an offline CPU has no device file, and no measurement
+	 */
+	noise_measured_cpus(p, &measured);
+	if (smi_counts_start(&run.smi, SMI_ROOT_LIVE, &measured, p->nr_cpus)) {
+		err_msg("out of memory");
+		goto out_teardown;
+	}
+	/* a gate on SMIs that cannot be read must not cost a run to fail, nor pass */
+	if (!run.smi.available && gate_asks(&p->criteria, GATE_SMI)) {
+		err_msg("--fail-if smi_count cannot be judged: %s", run.smi.why);
+		goto out_teardown;
+	}
 	ret = run.backend->enable(&run);
 	if (ret)
 		goto out_teardown;
@@ -524,9 +573,11 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	if (!p->quiet && tool->print_live && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
 		tui = tui_start();
 	main_loop(&run, tui, &t0);
+	smi_counts_stop(&run.smi);
 	tui_stop(tui);
 
 	print_final(&run);
+	print_smi(&run);
 	if (run.nr_hits)
 		actions_report(&p->threshold_actions, &run.hits[run.nr_hits - 1].actions,
 			       "--on-threshold");
@@ -555,6 +606,7 @@ out_teardown:
 	signal_run = NULL;
 	run.backend->teardown(&run);
 	tool->sink_free(&run);
+	smi_counts_free(&run.smi);
 	free(run.hits);
 	gate_verdict_free(&verdict);
 out_json:

@@ -90,6 +90,9 @@ const struct gate_metric_info gate_metrics[GATE_NR_METRICS] = {
 		    "99.9th percentile of timer latencies (nearest rank, 1 us resolution)"),
 	TL_CONTEXTS(GATE_TL_P50 + 12, TL_P9999, GATE_UNIT_US, GATE_TIMERLAT_HIST,
 		    "99.99th percentile of timer latencies (nearest rank, 1 us resolution)"),
+	/* read by the driver for every tool, so every tool's row has it */
+	[GATE_SMI] = { "smi_count", GATE_UNIT_COUNT, ~0u,
+		       "System Management Interrupts during the run (MSR_SMI_COUNT)." },
 };
 
 static const char *const op_names[] = {
@@ -261,6 +264,14 @@ void gate_criteria_free(struct gate_criteria *c)
 	c->len = 0;
 }
 
+bool gate_asks(const struct gate_criteria *c, enum gate_metric m)
+{
+	for (int i = 0; i < c->len; i++)
+		if (c->items[i].metric == m)
+			return true;
+	return false;
+}
+
 bool gate_metric_measured(const struct gate_metric_info *m, unsigned tool)
 {
 	return m->tools & tool;
@@ -343,16 +354,19 @@ static void figures_of_hist(const struct noise_hist *h, int cpu, struct gate_fig
 void gate_figures(const struct noise_run *run, int cpu, struct gate_figures *f)
 {
 	const struct noise_cpu *totals = run->cpu ? run->cpu : run->totals;
+	uint64_t smis;
 
 	memset(f, 0, sizeof(*f));
 	if (run->tool->gate_figures) {
 		run->tool->gate_figures(run, cpu, f);
-		return;
+	} else {
+		if (totals)
+			figures_of_totals(&totals[cpu], run->tool->os_columns, f);
+		if (run->hist)
+			figures_of_hist(run->hist, cpu, f);
 	}
-	if (totals)
-		figures_of_totals(&totals[cpu], run->tool->os_columns, f);
-	if (run->hist)
-		figures_of_hist(run->hist, cpu, f);
+	if (smi_counts_delta(&run->smi, cpu, &smis))
+		set(f, GATE_SMI, smis);
 }
 
 uint64_t gate_lost(const struct noise_run *run)

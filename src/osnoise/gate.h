@@ -35,7 +35,8 @@ enum gate_metric {
 	GATE_TL_MIN = GATE_TL_AVG + 3,	/* *_min_us */
 	GATE_TL_COUNT = GATE_TL_MIN + 3,	/* *_sample_count */
 	GATE_TL_P50 = GATE_TL_COUNT + 3,	/* p50_irq_us ..., then p90, p99, p999, p9999: hist */
-	GATE_NR_METRICS = GATE_TL_P50 + 15
+	GATE_SMI = GATE_TL_P50 + 15,	/* smi_count: every tool (src/smi.h) */
+	GATE_NR_METRICS
 };
 
 /* The tools, as bits: which measure a metric (gate_metric_info.tools). */
@@ -80,6 +81,8 @@ struct gate_criteria {
 /* Parse and append one EXPR; -EINVAL with a reason in err. */
 int gate_parse(struct gate_criteria *c, const char *expr, char *err);
 void gate_criteria_free(struct gate_criteria *c);
+/* Does a criterion of C ask for M? */
+bool gate_asks(const struct gate_criteria *c, enum gate_metric m);
 /* Does TOOL (enum gate_tool) measure M? */
 bool gate_metric_measured(const struct gate_metric_info *m, unsigned tool);
 /* 0, or -EINVAL when a criterion asks for what TOOL does not measure. */

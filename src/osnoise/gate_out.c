@@ -200,6 +200,7 @@ static const struct {
 		"Timer latencies measured in the context on the CPU."),
 	TL_PROM_PCT(0, "50"), TL_PROM_PCT(1, "90"), TL_PROM_PCT(2, "99"), TL_PROM_PCT(3, "99.9"),
 	TL_PROM_PCT(4, "99.99"),
+	{ GATE_SMI, "rtla_smi_events", NULL, 1, NULL },
 };
 
 #define NR_PROM ARRAY_SIZE(prom_metrics)

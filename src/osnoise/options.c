@@ -313,6 +313,9 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 	case OPT_UNATTRIBUTED:
 		p->unattributed = true;
 		return 0;
+	case OPT_SMI:
+		p->smi = true;
+		return 0;
 	case 'J':
 		p->json_stdout = true;
 		return 0;

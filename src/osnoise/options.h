@@ -19,7 +19,7 @@
 enum noise_option_id {
 	OPT_TRIGGER = CLI_LONG, OPT_FILTER, OPT_WARMUP, OPT_BUFFER, OPT_ON_THRESHOLD, OPT_ON_END,
 	OPT_BACKEND, OPT_UNATTRIBUTED, OPT_NO_HEADER, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS,
-	OPT_FAIL_IF, OPT_JUNIT, OPT_PROMETHEUS,
+	OPT_FAIL_IF, OPT_JUNIT, OPT_PROMETHEUS, OPT_SMI,
 	/* timerlat's */
 	OPT_AA_ONLY, OPT_NO_AA, OPT_DUMP_TASKS, OPT_DUMP_TASK, OPT_DMA_LATENCY, OPT_DEEPEST_IDLE,
 	OPT_STACK_FORMAT, OPT_NO_IRQ, OPT_NO_THREAD,
@@ -96,8 +96,11 @@ void noise_metric_names(FILE *out, const struct cli_completion *c);
 		  .complete = CLI_COMP_WORDS, .words = "auto tracer sampler"), \
 	CLI_FLAG(OPT_UNATTRIBUTED, "unattributed", unattributed)
 
-/* Ours, after upstream's: the gate and the record. */
+/* Ours, after upstream's: the SMIs, the gate and the record. */
 #define NOISE_OPTS_GATE(example) \
+	CLI_FLAG(OPT_SMI, "smi", \
+		 "show the SMIs of each cpu during the run (MSR_SMI_COUNT, x86, the msr\n" \
+		 "\t\tdriver loaded) below the table"), \
 	OUT_RECORD_OPTIONS, \
 	CLI_VALUE(OPT_FAIL_IF, "fail-if", "EXPR", \
 		  "fail the run (exit 2) on every CPU where EXPR holds, checked at the end:\n" \

@@ -37,6 +37,7 @@
 #include "cli.h"
 #include "parse.h"
 #include "osnoise/gate.h"
+#include "smi.h"
 
 /* The kernel tracer a tool drives (and names in its messages). */
 enum noise_tracer {
@@ -139,6 +140,7 @@ struct noise_params {
 	struct action_list threshold_actions;	/* --on-threshold, -t, -a */
 	struct action_list end_actions;		/* --on-end */
 	bool unattributed;		/* --unattributed: a sampler without trace events */
+	bool smi;			/* --smi: the SMIs of each CPU below the table */
 	bool json_stdout;		/* -J: the record on stdout, no tables */
 	const char *json_file;		/* --json-file FILE, "-" for stdout */
 	struct gate_criteria criteria;	/* --fail-if, checked at the end */
@@ -402,6 +404,7 @@ struct noise_run {
 	const char *note;		/* a line the backend prints before the table */
 	const char *degraded;		/* why the figures mean less than they say, or NULL */
 	struct gate_verdict *gate;	/* the --fail-if verdict, once evaluated */
+	struct smi_counts smi;		/* the SMIs of the measured CPUs, read at start and end */
 };
 
 /*
@@ -447,6 +450,9 @@ extern const char noise_top_synopsis[], noise_hist_synopsis[], noise_hist_synops
 int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,
 		     struct noise_params *p);
 void noise_params_free(struct noise_params *p);
+
+/* driver.c: the CPUs a run measures: those of -c (or all) that are online */
+void noise_measured_cpus(const struct noise_params *p, cpu_set_t *set);
 
 /* driver.c: the whole run of TOOL; returns the exit status */
 int noise_run_tool(const struct noise_tool *tool, struct noise_params *p);

@@ -3,8 +3,9 @@
  * record - the JSON run record of every noise tool: the envelope, the
  * verdict, the options, the tool's own part (its row's json_part: top's
  * per-CPU totals, hist's histogram), the stop condition and every hit
- * with its actions, and the --fail-if gate. A CI gate and rtla compare
- * read it; its fields keep their meaning (NOISE_SCHEMA_VERSION).
+ * with its actions, the SMIs of each measured CPU, and the --fail-if gate.
+ * A CI gate and rtla compare read it; its fields keep their meaning
+ * (NOISE_SCHEMA_VERSION).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,12 +45,10 @@ static void json_timerlat_options(struct json *j, const struct noise_params *p)
  */
 static void json_cpu_sets(struct json *j, const struct noise_params *p)
 {
-	cpu_set_t measured, online;
+	cpu_set_t measured;
 	char buf[1024];
 
-	measured = p->cpus;
-	if (sysroot_online_cpus(&online) > 0)
-		CPU_AND(&measured, &measured, &online);
+	noise_measured_cpus(p, &measured);
 	json_str(j, "measured_cpus", cpu_list_format(&measured, p->nr_cpus, buf, sizeof(buf)));
 	json_str(j, "allowed_cpus", CPU_COUNT(&p->allowed) ?
 		 cpu_list_format(&p->allowed, CPU_SETSIZE, buf, sizeof(buf)) : NULL);
@@ -185,6 +184,34 @@ static void json_gate(struct json *j, const struct noise_run *run)
 	json_object_end(j);
 }
 
+/*
+ * The SMIs of each measured CPU during the run (src/smi.h), numbers; or,
+ * where they could not be read, null for each and one reason for the run.
+ */
+static void json_smi(struct json *j, const struct noise_run *run)
+{
+	const struct noise_params *p = run->params;
+	uint64_t smis;
+
+	json_object_begin(j, "smi");
+	json_bool(j, "available", run->smi.available);
+	json_str(j, "why", run->smi.available ? NULL : run->smi.why);
+	json_array_begin(j, "cpus");
+	for (int cpu = 0; cpu < p->nr_cpus; cpu++) {
+		if (!CPU_ISSET(cpu, &run->smi.cpus))
+			continue;
+		json_object_begin(j, NULL);
+		json_i64(j, "cpu", cpu);
+		if (smi_counts_delta(&run->smi, cpu, &smis))
+			json_u64(j, "count", smis);
+		else
+			json_null(j, "count");
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
 int noise_json_body(struct json *j, const void *arg)
 {
 	const struct noise_record *rec = arg;
@@ -210,6 +237,7 @@ int noise_json_body(struct json *j, const void *arg)
 	else
 		json_u64(j, "missed_events", run->missed_events);
 	json_u64(j, "lost_samples", run->lost_samples);
+	json_smi(j, run);
 	if (run->stop_hit) {
 		json_object_begin(j, "stop");
 		json_condition(j, run->stop_reason, run->stop_cpu, run->stop_value_us);

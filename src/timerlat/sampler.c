@@ -89,8 +89,8 @@ struct tl_sampler {
 	uint64_t stop_value_ns;
 	bool have_stop_why;
 	struct tlw_why stop_why;
-	/* steal time and SMIs of the measured CPUs, at the start (-1: unknown) */
-	long long *steal0, *smi0;
+	/* steal time of the measured CPUs, at the start (-1: unknown) */
+	long long *steal0;
 };
 
 static uint64_t mono_ns(void)
@@ -294,7 +294,7 @@ static bool wait_parked(struct tl_sampler *s, int timeout_ms)
 	return false;
 }
 
-/* ---- steal time and SMIs: what no event shows ---- */
+/* ---- steal time: what no event shows (the SMIs are the driver's: run->smi) ---- */
 
 /* The steal field of /proc/stat's cpuN line, in USER_HZ ticks; -1: not there. */
 static void read_steal(int nr_cpus, long long *out)
@@ -315,30 +315,6 @@ static void read_steal(int nr_cpus, long long *out)
 			out[cpu] = v[7];
 	}
 	fclose(f);
-}
-
-/* MSR_SMI_COUNT (Intel) through the msr driver, where it is loaded; -1: not offered. */
-static long long read_smi(int cpu)
-{
-	char path[64];
-	uint64_t v;
-	int fd;
-
-	snprintf(path, sizeof(path), "/dev/cpu/%d/msr", cpu);
-	fd = sysroot_open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (pread(fd, &v, sizeof(v), 0x34) != sizeof(v))
-		v = (uint64_t)-1;
-	close(fd);
-	return (long long)v;
-}
-
-static void read_hidden(struct tl_sampler *s, long long *steal, long long *smi)
-{
-	read_steal(s->nr_cpus, steal);
-	for (int cpu = 0; cpu < s->nr_cpus; cpu++)
-		smi[cpu] = s->sl[cpu] ? read_smi(cpu) : -1;
 }
 
 /* ---- the backend ---- */
@@ -370,8 +346,7 @@ static int tl_setup(struct noise_run *run)
 	atomic_store(&s->stop_cpu, -1);
 	s->sl = calloc(s->nr_cpus, sizeof(*s->sl));
 	s->steal0 = calloc(s->nr_cpus, sizeof(*s->steal0));
-	s->smi0 = calloc(s->nr_cpus, sizeof(*s->smi0));
-	if (!s->sl || !s->steal0 || !s->smi0 || tlw_init(&s->w, s->nr_cpus))
+	if (!s->sl || !s->steal0 || tlw_init(&s->w, s->nr_cpus))
 		goto out_nomem;
 	s->w_ready = true;
 	s->w.explain_ns = p->stop_total_us * 1000;
@@ -482,7 +457,7 @@ static int tl_enable(struct noise_run *run)
 
 	if (s->trace)
 		tlw_trace_on(s->trace, true);
-	read_hidden(s, s->steal0, s->smi0);
+	read_steal(s->nr_cpus, s->steal0);
 	set_cmd(s, SLEEP_RUN);
 	if (!noise_run_warm_up(run))
 		return 0;
@@ -692,7 +667,6 @@ static void tl_teardown(struct noise_run *run)
 	}
 	free(s->sl);
 	free(s->steal0);
-	free(s->smi0);
 	free(s);
 	run->priv = NULL;
 }
@@ -713,13 +687,14 @@ const struct noise_backend timerlat_sampler_backend = {
 
 /* ---- what the tool prints of it ---- */
 
-static void print_hidden(FILE *f, const struct tl_sampler *s, int cpu)
+static void print_hidden(FILE *f, const struct noise_run *run, const struct tl_sampler *s, int cpu)
 {
-	long long steal[CPU_SETSIZE], smi[CPU_SETSIZE];
+	long long steal[CPU_SETSIZE];
+	uint64_t smis;
 
-	read_hidden((struct tl_sampler *)s, steal, smi);
-	if (smi[cpu] >= 0 && s->smi0[cpu] >= 0)
-		fprintf(f, "  SMIs on CPU %d during the run: %lld\n", cpu, smi[cpu] - s->smi0[cpu]);
+	read_steal(s->nr_cpus, steal);
+	if (smi_counts_delta(&run->smi, cpu, &smis))
+		fprintf(f, "  SMIs on CPU %d during the run: %llu\n", cpu, (unsigned long long)smis);
 	if (steal[cpu] >= 0 && s->steal0[cpu] >= 0 && steal[cpu] > s->steal0[cpu])
 		fprintf(f, "  Steal time of CPU %d during the run: %lld ms (the hypervisor ran "
 			"something else)\n", cpu,
@@ -743,7 +718,7 @@ void timerlat_sampler_print_analysis(FILE *f, const struct noise_run *run)
 	}
 	fprintf(f, "## CPU %d hit stop tracing, analyzing it ##\n", s->stop_why.cpu);
 	tlw_why_print(f, &s->stop_why, run->params->nano);
-	print_hidden(f, s, s->stop_cpu_seen);
+	print_hidden(f, run, s, s->stop_cpu_seen);
 }
 
 /* Every wake-up's causes summed over the run, the most time first. */

@@ -25,7 +25,24 @@ hwnoise|irq_count>0|rtla hwnoise: Invalid --fail-if: 'irq_count > 0': hwnoise ru
 osnoise top|p99_us>5|rtla osnoise top: Invalid --fail-if: 'p99_us > 5': p99_us needs every single noise: use osnoise hist or hwnoise hist
 osnoise hist|cpu_available_pct<101|rtla osnoise hist: Invalid --fail-if: 'cpu_available_pct<101': a percentage is at most 100
 hwnoise hist|p99_us>|rtla hwnoise hist: Invalid --fail-if: 'p99_us>': expected a number after p99_us>
+hwnoise|smi_count>0.5|rtla hwnoise: Invalid --fail-if: 'smi_count>0.5': smi_count takes a whole number
+timerlat hist|smi_count>1ms|rtla timerlat hist: Invalid --fail-if: 'smi_count>1ms': smi_count takes a whole number, not 'ms'
 EOF_CASES
+}
+
+@test "--fail-if smi_count where no SMI count can be read: exit 1 before measuring, with the reason" {
+	smi_reason
+	for cmd in hwnoise "osnoise hist" "timerlat top"; do
+		echo "$cmd"
+		# shellcheck disable=SC2086
+		run --separate-stderr "$RTLA" $cmd --backend sampler --unattributed -c 0 -d 3s \
+			--fail-if 'smi_count>0' --json-file "$BATS_TEST_TMPDIR/r.json"
+		echo "-> $status: '$stderr'"
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$(tail -1 <<<"$stderr")" = "rtla $cmd: --fail-if smi_count cannot be judged: $SMI_WHY" ]
+		[ ! -s "$BATS_TEST_TMPDIR/r.json" ]
+	done
 }
 
 @test "--fail-if with -T at or above the runtime is refused: no noise could reach the threshold" {

@@ -65,3 +65,22 @@ guardian_of() {
 tagged() {
 	grep -lsxz "RTLA_GUARD_TAG=$TAG" /proc/[0-9]*/environ | cut -d/ -f3
 }
+
+# smi_reason: sets SMI_WHY to why this machine gives rtla no SMI count of
+# CPU 0, in rtla's words (src/smi.c); skips the test where it gives one (the
+# msr driver loaded and the MSR readable: the VM tier tests that case).
+# Not in $(...): a skip there would end the subshell, not the test.
+# shellcheck disable=SC2034 # SMI_WHY is the caller's
+smi_reason() {
+	if [ ! -e /dev/cpu/0/msr ]; then
+		SMI_WHY="no msr driver (/dev/cpu/0/msr missing)"
+	elif [ "$(id -u)" -ne 0 ]; then
+		SMI_WHY="not permitted (/dev/cpu/0/msr: Permission denied; reading MSRs needs root, CAP_SYS_RAWIO)"
+	elif ! dd if=/dev/cpu/0/msr bs=8 count=1 skip=52 iflag=skip_bytes status=none >/dev/null 2>&1; then
+		grep -qm1 'vendor_id.*AuthenticAMD' /proc/cpuinfo ||
+			skip "MSR_SMI_COUNT gives EIO on a CPU that is not AMD's"
+		SMI_WHY="MSR_SMI_COUNT not readable (/dev/cpu/0/msr: Input/output error: AuthenticAMD CPUs have no MSR 0x34)"
+	else
+		skip "this machine's SMI counts are readable: nothing to explain"
+	fi
+}

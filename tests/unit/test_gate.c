@@ -21,6 +21,7 @@
 #include "osnoise/top.h"
 #include "sysroot.h"
 #include "tap.h"
+#include "util.h"
 
 static const struct noise_backend test_backend = { .name = "sampler" };
 
@@ -440,6 +441,49 @@ static void test_writers(void)
 	gate_criteria_free(&c);
 }
 
+/* smi_count: every tool has it; a CPU fails on SMIs, or where they could not be read. */
+static void test_smi_metric(void)
+{
+	static const unsigned tools[] = { GATE_OSNOISE_TOP, GATE_OSNOISE_HIST, GATE_HWNOISE_TOP,
+					  GATE_HWNOISE_HIST, GATE_TIMERLAT_TOP, GATE_TIMERLAT_HIST };
+	uint32_t start[4] = { 5, 5, 5, 5 }, end[4] = { 5, 7, 5, 5 };
+	struct top_fixture fx;
+	struct gate_criteria c;
+	struct gate_verdict v;
+	char err[PARSE_ERR_MAX], line[256], *got;
+
+	c = criteria("smi_count>0", NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(tools); i++)
+		is_int(gate_check_tool(&c, tools[i], err), 0, "smi_count on tool bit %#x", tools[i]);
+	ok(gate_asks(&c, GATE_SMI) && !gate_asks(&c, GATE_HW), "gate_asks finds smi_count alone");
+	is_int(gate_parse(&c, "smi_count>0.5", err), -EINVAL, "smi_count takes a whole number");
+
+	top_fixture_init(&fx, &hwnoise_tool);
+	CPU_CLR(2, &fx.p.cpus);
+	fx.run.smi = (struct smi_counts){ .available = true, .stopped = true, .nr_cpus = 4,
+					  .cpus = fx.p.cpus, .start = start, .end = end };
+	gate_evaluate(&fx.run, &c, &v);
+	gate_summary(&c, &v, line, sizeof(line));
+	is_str(line, "FAILED: cpu 1 smi_count 2 > 0; 1 of 2 CPUs passed", "CPU 1's two SMIs fail it");
+	got = capture(prometheus_4, &fx.run, &c, &v);
+	ok(strstr(got, "# TYPE rtla_smi_events gauge\n") &&
+	   strstr(got, "rtla_smi_events{cpu=\"1\",tool=\"hwnoise\",backend=\"sampler\""),
+	   "Prometheus has rtla_smi_events per CPU");
+	free(got);
+	gate_verdict_free(&v);
+
+	fx.run.smi.available = false;
+	gate_evaluate(&fx.run, &c, &v);
+	gate_summary(&c, &v, line, sizeof(line));
+	is_str(line, "FAILED: cpu 0 smi_count not measured; 0 of 2 CPUs passed",
+	       "SMIs that could not be read fail the gate, never pass it");
+	got = capture(prometheus_4, &fx.run, &c, &v);
+	ok(!strstr(got, "rtla_smi_events"), "and Prometheus has no rtla_smi_events");
+	free(got);
+	gate_verdict_free(&v);
+	gate_criteria_free(&c);
+}
+
 /* The files replace their destination whole, through NAME.tmp. */
 static void test_write_replacing(void)
 {
@@ -583,6 +627,7 @@ int main(void)
 	test_evaluate_lost();
 	test_evaluate_hist();
 	test_writers();
+	test_smi_metric();
 	test_write_replacing();
 	test_cpu_keywords();
 	test_jsonread();
