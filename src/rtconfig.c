@@ -825,8 +825,11 @@ static void read_clocksource(struct reader *r)
 		set_item(r, RTC_CLOCKSOURCE, RTC_UNKNOWN, "no clocksource0/current_clocksource");
 		return;
 	}
-	sysroot_read("/sys/devices/system/clocksource/clocksource0/available_clocksource", avail,
-		     sizeof(avail));
+	if (sysroot_read("/sys/devices/system/clocksource/clocksource0/available_clocksource",
+			 avail, sizeof(avail)) > 0)
+		avail[strcspn(avail, "\n")] = '\0';
+	for (size_t n = strlen(avail); n && avail[n - 1] == ' '; n--)
+		avail[n - 1] = '\0';	/* the kernel ends the list with a blank */
 	for (const char *const *n = cpu_counters; *n; n++)
 		if (!strcmp(cur, *n))
 			v = RTC_OK;
