@@ -144,6 +144,8 @@ struct noise_params {
 	struct gate_criteria criteria;	/* --fail-if, checked at the end */
 	const char *junit_file;		/* --junit FILE */
 	const char *prometheus_file;	/* --prometheus FILE */
+	unsigned require;		/* --require: items of rtconfig.h, as bits */
+	bool misconfig_record;		/* --on-misconfig record: run, verdict misconfigured */
 
 	/* hist only */
 	long long bucket_us;		/* -b: bucket width */
@@ -402,6 +404,7 @@ struct noise_run {
 	const char *note;		/* a line the backend prints before the table */
 	const char *degraded;		/* why the figures mean less than they say, or NULL */
 	struct gate_verdict *gate;	/* the --fail-if verdict, once evaluated */
+	struct rtconfig *rtconfig;	/* the measured CPUs' configuration at the start (misconfig.h) */
 };
 
 /*
