@@ -100,8 +100,8 @@ static void usage(FILE *f)
 	      "instead: an item per row (PREEMPT_RT, isolcpus, nohz_full, rcu_nocbs,\n"
 	      "device interrupts, the workqueue cpumask, bound kernel threads, RT\n"
 	      "throttling, cpufreq, cpuidle, the clocksource, timer migration) with\n"
-	      "what the kernel shows and a verdict, ok, partial, bad or unknown; the\n"
-	      "word of the noise tools' --require that asks for it.\n\n"
+	      "what the kernel shows and a verdict, ok, partial, bad or unknown, and\n"
+	      "the word that asks for it in the noise tools' requirements.\n\n"
 	      "Options:\n", f);
 	cli_print_options(&features_cli, f);
 	out_usage(f, cols, NCOLS);
@@ -317,7 +317,7 @@ int cmd_features(int argc, char **argv)
 		group_given |= id == 'g';
 		if (id == 'c') {
 			if (cpuspec_parse(p.arg, sysroot_nr_cpus(), &cpus, err)) {
-				cli_error(&p, "invalid CPU list", err);
+				cli_error(&p, "Invalid -c cpu list", err);
 				return EXIT_ERROR;
 			}
 			cpus_arg = p.arg;
