@@ -406,22 +406,45 @@ static void read_nohz_full(struct reader *r)
 }
 
 /*
- * The kernel shows no file of offloaded CPUs, but it starts an rcuop/N
- * thread for each: those say it where the processes are readable; else
- * rcu_nocbs= (a bare rcu_nocbs is every CPU), or nohz_full, which implies it.
+ * No file shows which CPUs have their RCU callbacks offloaded, and the
+ * rcuop/N threads do not either: once any CPU is offloaded, 6.12 starts one
+ * for every CPU, so that a CPU can be offloaded later. So the command line
+ * says which CPUs were asked for (rcu_nocbs=LIST, a bare rcu_nocbs or
+ * "all" for every CPU, and nohz_full=, which implies it), and where the
+ * processes are readable a CPU without an rcuop/N thread is not offloaded
+ * whatever was asked (a kernel without RCU_NOCB_CPU ignores the request).
  */
 static void read_rcu_nocbs(struct reader *r)
 {
 	struct rtconfig *c = r->c;
-	char val[1024] = "", list[512], note[1100] = "", err[PARSE_ERR_MAX];
-	cpu_set_t set, nohz;
-	bool param = r->have_cmdline && rtconfig_cmdline_param(r->cmdline, "rcu_nocbs", val,
-							      sizeof(val));
+	char val[1024] = "", list[512], note[1200] = "", err[PARSE_ERR_MAX];
+	cpu_set_t set, nohz, threads;
+	bool param;
 
-	if (param)
-		snprintf(note, sizeof(note), " (rcu_nocbs%s%s)", val[0] ? "=" : "", val);
+	if (!r->have_cmdline) {
+		set_item(r, RTC_RCU_NOCBS, RTC_UNKNOWN, "no /proc/cmdline");
+		return;
+	}
+	param = rtconfig_cmdline_param(r->cmdline, "rcu_nocbs", val, sizeof(val));
 	CPU_ZERO(&set);
+	if (param && (!val[0] || !strcmp(val, "all"))) {
+		set = r->online;
+	} else if (param && parse_cpu_list(val, c->nr_cpus, &set, err)) {
+		set_item(r, RTC_RCU_NOCBS, RTC_UNKNOWN, "rcu_nocbs=%s: %s", val, err);
+		return;
+	}
+	if (!read_cpu_list_file(CPU_DIR "/nohz_full", c->nr_cpus, &nohz) && CPU_COUNT(&nohz))
+		CPU_OR(&set, &set, &nohz);
+	else
+		CPU_ZERO(&nohz);
+	if (param || CPU_COUNT(&nohz))
+		snprintf(note, sizeof(note), " (%s%s%s%s%s)", param ? "rcu_nocbs" : "",
+			 param && val[0] ? "=" : "", val, param && CPU_COUNT(&nohz) ? ", " : "",
+			 CPU_COUNT(&nohz) ? "nohz_full" : "");
 	if (r->have_kthreads) {
+		size_t len = strlen(note);
+
+		CPU_ZERO(&threads);
 		for (int i = 0; i < r->nr_kthreads; i++) {
 			char *end;
 			long cpu;
@@ -430,25 +453,13 @@ static void read_rcu_nocbs(struct reader *r)
 				continue;
 			cpu = strtol(r->kthreads[i].comm + 6, &end, 10);
 			if (!*end && cpu >= 0 && cpu < CPU_SETSIZE)
-				CPU_SET(cpu, &set);
+				CPU_SET(cpu, &threads);
 		}
-		set_item(r, RTC_RCU_NOCBS, cover(c, &set), "offloaded (rcuop/N threads): %s%s",
-			 cpus_str(c, &set, list, sizeof(list)), note);
-		return;
+		CPU_AND(&set, &set, &threads);
+		snprintf(note + len, sizeof(note) - len, "; rcuop/N threads: %s",
+			 cpus_str(c, &threads, list, sizeof(list)));
 	}
-	if (!r->have_cmdline) {
-		set_item(r, RTC_RCU_NOCBS, RTC_UNKNOWN, "no /proc/cmdline, no processes");
-		return;
-	}
-	if (param && (!val[0] || !strcmp(val, "all"))) {
-		set = r->online;
-	} else if (param && parse_cpu_list(val, c->nr_cpus, &set, err)) {
-		set_item(r, RTC_RCU_NOCBS, RTC_UNKNOWN, "rcu_nocbs=%s: %s", val, err);
-		return;
-	}
-	if (!read_cpu_list_file(CPU_DIR "/nohz_full", c->nr_cpus, &nohz))
-		CPU_OR(&set, &set, &nohz);
-	set_item(r, RTC_RCU_NOCBS, cover(c, &set), "offloaded (command line, nohz_full): %s%s",
+	set_item(r, RTC_RCU_NOCBS, cover(c, &set), "offloaded: %s%s",
 		 cpus_str(c, &set, list, sizeof(list)), note);
 }
 
@@ -572,16 +583,23 @@ static void scan_kthreads(struct reader *r)
  * itself (PF_NO_SETAFFINITY: ksoftirqd/N, ktimers/N, migration/N, cpuhp/N,
  * kworker/N:M, ...) are part of every CPU and only counted; one bound there
  * otherwise (moved by someone, an irq/N-name thread following its
- * interrupt, a driver's own) is named. A thread free to run on every online
- * CPU is not bound.
+ * interrupt, a driver's own) is named. A thread free to run on every
+ * housekeeping CPU (online, not isolated) is not bound.
  */
 static void read_kthreads(struct reader *r)
 {
 	struct rtconfig *c = r->c;
 	char named[RTC_VALUE_MAX] = "", list[256];
 	int nr_per_cpu = 0, nr_named = 0;
+	cpu_set_t housekeeping, isolated;
 	size_t off = 0;
 
+	/* unbound threads run on the CPUs isolcpus leaves to the kernel */
+	housekeeping = r->online;
+	if (!read_cpu_list_file(CPU_DIR "/isolated", c->nr_cpus, &isolated))
+		for (int cpu = 0; cpu < c->nr_cpus && cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &isolated))
+				CPU_CLR(cpu, &housekeeping);
 	if (!r->have_kthreads) {
 		set_item(r, RTC_KTHREADS, RTC_UNKNOWN, "no processes under /proc");
 		return;
@@ -593,14 +611,14 @@ static void read_kthreads(struct reader *r)
 		CPU_AND(&in, &k->allowed, &c->cpus);
 		if (!CPU_COUNT(&in))
 			continue;
-		if (r->have_online) {
-			CPU_AND(&rest, &r->online, &k->allowed);
-			if (CPU_EQUAL(&rest, &r->online))
-				continue;	/* free to run anywhere */
-		}
-		if (k->per_cpu) {
+		if (k->per_cpu && CPU_COUNT(&k->allowed) == 1) {
 			nr_per_cpu++;
 			continue;
+		}
+		if (r->have_online) {
+			CPU_AND(&rest, &housekeeping, &k->allowed);
+			if (CPU_EQUAL(&rest, &housekeeping))
+				continue;	/* free to run on every housekeeping CPU */
 		}
 		nr_named++;
 		if (off < sizeof(named))
