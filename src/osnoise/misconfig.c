@@ -17,6 +17,7 @@
 #include "osnoise/osnoise.h"
 #include "parse.h"
 #include "rtconfig.h"
+#include "sysroot.h"
 
 bool misconfig_required(const struct noise_run *run, int item)
 {
@@ -41,14 +42,19 @@ int misconfig_check(struct noise_run *run)
 	const struct noise_params *p = run->params;
 	char list[1024];
 	bool refuse = !p->misconfig_record;
+	cpu_set_t measured, online;
 
 	run->rtconfig = malloc(sizeof(*run->rtconfig));
 	if (!run->rtconfig)
 		return -ENOMEM;
-	rtconfig_read(run->rtconfig, &p->cpus, p->nr_cpus);
+	/* the CPUs measured: those asked for that are online (the record's measured_cpus) */
+	measured = p->cpus;
+	if (sysroot_online_cpus(&online) > 0)
+		CPU_AND(&measured, &measured, &online);
+	rtconfig_read(run->rtconfig, &measured, p->nr_cpus);
 	if (!misconfig_found(run))
 		return 0;
-	cpu_list_format(&p->cpus, p->nr_cpus, list, sizeof(list));
+	cpu_list_format(&measured, p->nr_cpus, list, sizeof(list));
 	for (int i = 0; i < RTC_NR_ITEMS; i++) {
 		const struct rtconfig_result *r = &run->rtconfig->items[i];
 
