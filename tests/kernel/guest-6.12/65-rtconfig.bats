@@ -5,15 +5,16 @@
 # real osnoise tracer. About 15 s of guest time.
 
 load /vm/lib/noise
+bats_require_minimum_version 1.5.0
 
 setup() {
 	default_settings
 	cd "$BATS_TEST_TMPDIR"
 }
 
-# row ITEM: the item's line of rtla features -c 1, raw
+# row ITEM: the item's line of rtla features -c 1, raw, its blanks unescaped
 row() {
-	"$RTLA" features -c 1 --raw -n -o ITEM,VERDICT,VALUE | grep "^$1 "
+	"$RTLA" features -c 1 --raw -n -o ITEM,VERDICT,VALUE | grep "^$1 " | sed 's/\\x20/ /g'
 }
 
 @test "rtconfig: without isolcpus CPU 1 is not isolated nor nohz_full; the kernel is PREEMPT_RT" {
