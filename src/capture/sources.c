@@ -343,7 +343,13 @@ static void capture_kernel(struct capture_ctx *ctx)
 		"/proc/sys/kernel/ostype", "/proc/sys/kernel/version",
 		"/proc/sys/kernel/perf_event_paranoid", "/proc/sys/vm/memfd_noexec",
 		"/proc/version", "/proc/cmdline", "/proc/filesystems", "/proc/modules",
-		"/proc/config.gz", "/sys/kernel/realtime", "/etc/passwd", "/etc/group", NULL,
+		"/proc/config.gz", "/sys/kernel/realtime", "/etc/passwd", "/etc/group",
+		/* the real-time configuration (src/rtconfig.c) */
+		"/proc/interrupts", "/proc/sys/kernel/sched_rt_runtime_us",
+		"/proc/sys/kernel/sched_rt_period_us", "/proc/sys/kernel/timer_migration",
+		"/sys/devices/virtual/workqueue/cpumask",
+		"/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		"/sys/devices/system/clocksource/clocksource0/available_clocksource", NULL,
 	};
 	struct utsname uts;
 	char path[PATH_MAX];
@@ -361,6 +367,9 @@ static void capture_kernel(struct capture_ctx *ctx)
 		copy_file(ctx, path);
 	}
 	copy_tree(ctx, "/sys/module/test_dhry", 2, 0);
+	/* each interrupt's affinity files, and the fair server's runtime per CPU */
+	copy_tree(ctx, "/proc/irq", 1, 0);
+	copy_tree(ctx, "/sys/kernel/debug/sched/fair_server", 1, 0);
 }
 
 static void capture_damon(struct capture_ctx *ctx)

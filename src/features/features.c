@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "cpuspec.h"
 #include "features/features.h"
 #include "msg.h"
 #include "output.h"
@@ -63,12 +64,16 @@ static void group_names(FILE *out, const struct cli_completion *c)
 static void column_names(FILE *out, const struct cli_completion *c)
 {
 	out_column_names(out, cols, NCOLS);
+	out_column_names(out, features_rtconfig_cols, features_rtconfig_ncols);
 }
 
 static const struct cli_option options[] = {
 	CLI_VALUE('g', "group", "LIST", "only these groups of rows (comma-separated):\n"
 		  "tracing,realtime,mdwe,caps,damon,parport,fuse,memfd,bench",
 		  .flags = CLI_LIST, .complete = CLI_COMP_CALL, .candidates = group_names),
+	CLI_VALUE('c', "cpus", "LIST", "instead of the rows: the real-time configuration of\n"
+		  "these CPUs (a list, or online, isolated, nohz_full, housekeeping)",
+		  .flags = CLI_LIST, .complete = CLI_COMP_CPUS),
 	OUT_CLI_OPTIONS(column_names),
 	CLI_OPT_HELP("show this help"),
 	CLI_OPT_VERSION("show the version"),
@@ -91,9 +96,16 @@ static void usage(FILE *f)
 	      "With --sysroot DIR every row that a captured tree can answer is read\n"
 	      "from it; rows that need a syscall (MDWE, FUSE INIT, perf, file\n"
 	      "capabilities v3) say \"live only\".\n\n"
+	      "With -c CPUS it shows the real-time configuration of those CPUs\n"
+	      "instead: an item per row (PREEMPT_RT, isolcpus, nohz_full, rcu_nocbs,\n"
+	      "device interrupts, the workqueue cpumask, bound kernel threads, RT\n"
+	      "throttling, cpufreq, cpuidle, the clocksource, timer migration) with\n"
+	      "what the kernel shows and a verdict, ok, partial, bad or unknown, and\n"
+	      "the word that asks for it in the noise tools' requirements.\n\n"
 	      "Options:\n", f);
 	cli_print_options(&features_cli, f);
 	out_usage(f, cols, NCOLS);
+	out_usage(f, features_rtconfig_cols, features_rtconfig_ncols);
 	fputs("\nSee rtla-features(1).\n", f);
 }
 
@@ -290,6 +302,9 @@ int cmd_features(int argc, char **argv)
 	struct out_table *t;
 	struct cli_parser p;
 	unsigned mask = ~0u;
+	bool group_given = false;
+	const char *cpus_arg = NULL;
+	cpu_set_t cpus;
 	char err[PARSE_ERR_MAX];
 	int id, ret;
 
@@ -299,6 +314,14 @@ int cmd_features(int argc, char **argv)
 			continue;
 		if (id == 'g' && parse_groups(p.arg, &mask, &p))
 			return EXIT_ERROR;
+		group_given |= id == 'g';
+		if (id == 'c') {
+			if (cpuspec_parse(p.arg, sysroot_nr_cpus(), &cpus, err)) {
+				cli_error(&p, "Invalid -c cpu list", err);
+				return EXIT_ERROR;
+			}
+			cpus_arg = p.arg;
+		}
 	}
 	if (id < 0)
 		return id == CLI_EXIT ? EXIT_PASSED : EXIT_ERROR;
@@ -306,6 +329,13 @@ int cmd_features(int argc, char **argv)
 		cli_usage_error(&features_cli, "unexpected argument", argv[p.optind]);
 		return EXIT_ERROR;
 	}
+	if (cpus_arg && group_given) {
+		cli_usage_error(&features_cli, "-c shows the configuration of CPUs, not groups of "
+				"rows: drop -g", cpus_arg);
+		return EXIT_ERROR;
+	}
+	if (cpus_arg)
+		return features_rtconfig(&cpus, sysroot_nr_cpus(), &out);
 	ret = out_table_new(&t, "features", cols, NCOLS, "GROUP,FEATURE,STATE,SINCE,NEEDED_BY,EVIDENCE",
 			    &out, err);
 	if (ret) {

@@ -10,6 +10,7 @@
 #ifndef RTLA_FEATURES_H
 #define RTLA_FEATURES_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -84,6 +85,15 @@ bool feat_has_word(const char *list, const char *word);
  * set" or absent, or NULL when no config can be read.
  */
 const char *feat_kconfig(struct feat_ctx *ctx, const char *name, char *buf, size_t len);
+
+/*
+ * -c CPUS: the real-time configuration of those CPUs instead of the rows
+ * (rtconfig_table.c), its columns for -o; the exit status.
+ */
+struct out_opts;
+extern const struct out_column *const features_rtconfig_cols;
+extern const size_t features_rtconfig_ncols;
+int features_rtconfig(const cpu_set_t *cpus, int nr_cpus, const struct out_opts *out);
 
 /* FUSE INIT: mount our own file system in a private namespace (fuse_probe.c). */
 void fuse_init_probe(struct fuse_init_info *info);

@@ -29,6 +29,7 @@
 #include "commands.h"
 #include "json.h"
 #include "output.h"
+#include "misconfig.h"
 #include "msg.h"
 #include "osnoise.h"
 #include "record.h"
@@ -543,6 +544,14 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 		err_msg("out of memory");
 		goto out_json;
 	}
+	/* --require: before anything is borrowed; refused, the gate did not pass */
+	ret = misconfig_check(&run);
+	if (ret) {
+		if (ret == -ENOMEM)
+			err_msg("out of memory");
+		status = ret == -EPERM ? EXIT_STOPPED : EXIT_ERROR;
+		goto out_sink;
+	}
 
 	install_signals(&run);
 	ret = run.backend->setup(&run);
@@ -597,6 +606,8 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 		status = EXIT_ERROR;
 	else if (verdict.failed)
 		status = EXIT_STOPPED;
+	if (status == EXIT_PASSED && misconfig_found(&run))
+		status = EXIT_STOPPED;	/* --on-misconfig record: not a pass */
 	if (!write_records(&run, &rec, elapsed))
 		status = EXIT_ERROR;
 	rec.stdout_stream = NULL;
@@ -605,8 +616,10 @@ out_teardown:
 	/* from here on a signal is ignored: restoring the kernel state comes first */
 	signal_run = NULL;
 	run.backend->teardown(&run);
+out_sink:
 	tool->sink_free(&run);
 	smi_counts_free(&run.smi);
+	misconfig_free(&run);
 	free(run.hits);
 	gate_verdict_free(&verdict);
 out_json:

@@ -19,7 +19,9 @@
 
 #include "fsutil.h"
 #include "osnoise/gate.h"
+#include "osnoise/misconfig.h"
 #include "osnoise/osnoise.h"
+#include "rtconfig.h"
 #include "util.h"
 
 /* ---- JUnit ------------------------------------------------------------------ */
@@ -77,6 +79,31 @@ static void junit_case(FILE *f, const char *classname, const char *name, const c
 	fputs("</failure>\n    </testcase>\n", f);
 }
 
+/* --require: a testcase per requirement, failed with the kernel's value where it does not hold */
+static int junit_requirements(FILE *f, const struct noise_run *run, const char *classbase)
+{
+	char classname[96], name[64], failure[96];
+	int n = 0;
+
+	snprintf(classname, sizeof(classname), "%s.config", classbase);
+	for (int i = 0; i < RTC_NR_ITEMS; i++) {
+		const char *verdict = run->rtconfig ?
+			rtconfig_verdict_name(run->rtconfig->items[i].verdict) : "unknown";
+
+		if (!misconfig_required(run, i))
+			continue;
+		n++;
+		if (!f)
+			continue;
+		snprintf(name, sizeof(name), "require %s", rtconfig_items[i].word);
+		snprintf(failure, sizeof(failure), "misconfigured: %s is %s", rtconfig_items[i].name,
+			 verdict);
+		junit_case(f, classname, name, misconfig_holds(run, i) ? NULL : failure,
+			   run->rtconfig ? run->rtconfig->items[i].value : "not read");
+	}
+	return n;
+}
+
 void gate_junit(FILE *f, const struct noise_run *run, const struct gate_criteria *c,
 		const struct gate_verdict *v, double elapsed_s)
 {
@@ -89,6 +116,9 @@ void gate_junit(FILE *f, const struct noise_run *run, const struct gate_criteria
 	for (int i = 0; i < v->nr_results; i++)
 		failures += v->results[i].failed;
 	dotted(run->tool->name, classbase, sizeof(classbase));
+	tests += junit_requirements(NULL, run, classbase);
+	for (int i = 0; i < RTC_NR_ITEMS; i++)
+		failures += misconfig_required(run, i) && !misconfig_holds(run, i);
 	utc_stamp(run->start_time, stamp, sizeof(stamp));
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<testsuites name=\"rtla %s\" tests=\"%d\" failures=\"%d\" errors=\"0\" "
@@ -135,6 +165,7 @@ void gate_junit(FILE *f, const struct noise_run *run, const struct gate_criteria
 			 "fails_if=\"%s\"", r->cpu, metric, value, cr->limit, cr->text);
 		junit_case(f, classname, name, r->failed ? failure : NULL, detail);
 	}
+	junit_requirements(f, run, classbase);
 	fputs("  </testsuite>\n</testsuites>\n", f);
 }
 
@@ -239,6 +270,33 @@ static void prom_head(FILE *f, const char *name, const char *help)
 	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 }
 
+/* The configuration's verdicts (1: ok), and with --require whether all held. */
+static void prom_rtconfig(FILE *f, const struct noise_run *run, const char *host)
+{
+	char labels[96];
+	bool any = false;
+
+	if (!run->rtconfig)
+		return;
+	prom_head(f, "rtla_rt_config_ok",
+		  "1 if the item of the real-time configuration is ok on the measured CPUs.");
+	for (int i = 0; i < RTC_NR_ITEMS; i++) {
+		snprintf(labels, sizeof(labels), "item=\"%s\",require=\"%s\"", rtconfig_items[i].name,
+			 rtconfig_items[i].word);
+		fputs("rtla_rt_config_ok", f);
+		prom_labels(f, run, host, -1, labels);
+		fprintf(f, "%d\n", run->rtconfig->items[i].verdict == RTC_OK);
+		any |= misconfig_required(run, i);
+	}
+	if (!any)
+		return;
+	prom_head(f, "rtla_rt_config_requirements_met",
+		  "1 if every --require word held at the start, 0 if the run is misconfigured.");
+	fputs("rtla_rt_config_requirements_met", f);
+	prom_labels(f, run, host, -1, NULL);
+	fprintf(f, "%d\n", !misconfig_found(run));
+}
+
 void gate_prometheus(FILE *f, const struct noise_run *run, const struct gate_criteria *c,
 		     const struct gate_verdict *v)
 {
@@ -303,6 +361,7 @@ void gate_prometheus(FILE *f, const struct noise_run *run, const struct gate_cri
 			fprintf(f, "%d\n", !failed);
 		}
 	}
+	prom_rtconfig(f, run, u.nodename);
 	prom_head(f, "rtla_noise_run_end_timestamp_seconds",
 		  "When the run that wrote this file ended, in seconds since the epoch.");
 	fputs("rtla_noise_run_end_timestamp_seconds", f);

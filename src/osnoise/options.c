@@ -27,6 +27,7 @@
 #include "osnoise.h"
 #include "output.h"
 #include "parse.h"
+#include "rtconfig.h"
 #include "util.h"
 #include "options.h"
 
@@ -83,6 +84,13 @@ void noise_metric_names(FILE *out, const struct cli_completion *c)
 		if (gate_metric_measured(&gate_metrics[m], tool))
 			fprintf(out, "%s%c\n", gate_metrics[m].name,
 				gate_metrics[m].unit == GATE_UNIT_PCT ? '<' : '>');
+}
+
+/* --require: the words of rtconfig.h, one a line */
+void noise_require_words(FILE *out, const struct cli_completion *c)
+{
+	for (int i = 0; i < RTC_NR_ITEMS; i++)
+		fprintf(out, "%s\n", rtconfig_items[i].word);
 }
 
 /* osnoise's own rows from -a to -T (7.1 help lines, in its order) */
@@ -360,6 +368,23 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 	case OPT_FAIL_IF:
 		*what = "Invalid --fail-if";
 		return gate_parse(&p->criteria, optarg, err);
+	case OPT_REQUIRE: {
+		unsigned mask;
+
+		*what = "Invalid --require";
+		if (rtconfig_parse_require(optarg, &mask, err))
+			return -EINVAL;
+		p->require |= mask;
+		return 0;
+	}
+	case OPT_ON_MISCONFIG:
+		*what = "Invalid --on-misconfig";
+		if (strcmp(optarg, "refuse") && strcmp(optarg, "record")) {
+			snprintf(err, PARSE_ERR_MAX, "'%s': use refuse or record", optarg);
+			return -EINVAL;
+		}
+		p->misconfig_record = !strcmp(optarg, "record");
+		return 0;
 	case OPT_JUNIT:
 	case OPT_PROMETHEUS:
 		/* written at the end of the run: cli_next() refused one that cannot be (CLI_FILE) */

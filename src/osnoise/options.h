@@ -23,11 +23,14 @@ enum noise_option_id {
 	/* timerlat's */
 	OPT_AA_ONLY, OPT_NO_AA, OPT_DUMP_TASKS, OPT_DUMP_TASK, OPT_DMA_LATENCY, OPT_DEEPEST_IDLE,
 	OPT_STACK_FORMAT, OPT_NO_IRQ, OPT_NO_THREAD,
+	/* the real-time configuration of the measured CPUs (misconfig.h) */
+	OPT_REQUIRE, OPT_ON_MISCONFIG,
 };
 
-/* Completion of -e (the kernel's events) and --fail-if (the tool's metrics). */
+/* Completion of -e (the kernel's events), --fail-if (the tool's metrics), --require. */
 void noise_event_names(FILE *out, const struct cli_completion *c);
 void noise_metric_names(FILE *out, const struct cli_completion *c);
+void noise_require_words(FILE *out, const struct cli_completion *c);
 
 /*
  * Upstream's rows from -c to --trigger (7.1 help lines, in its order); CPUS
@@ -96,6 +99,22 @@ void noise_metric_names(FILE *out, const struct cli_completion *c);
 		  .complete = CLI_COMP_WORDS, .words = "auto tracer sampler"), \
 	CLI_FLAG(OPT_UNATTRIBUTED, "unattributed", unattributed)
 
+/*
+ * Ours: the real-time configuration the measured CPUs must have
+ * (rtconfig.h's words), and what a run does when they do not.
+ */
+#define NOISE_OPTS_REQUIRE \
+	CLI_VALUE(OPT_REQUIRE, "require", "WORDS", \
+		  "refuse to start (exit 2) unless the measured CPUs are set up as the\n" \
+		  "\t\tcomma-separated WORDS ask: rt, isolated, nohz_full, rcu_nocbs,\n" \
+		  "\t\tno-irqs, no-workqueue, no-kthreads, no-throttling, performance,\n" \
+		  "\t\tno-deep-idle, stable-clock, no-timer-migration (rtla features -c)", \
+		  .flags = CLI_LIST, .complete = CLI_COMP_CALL, .candidates = noise_require_words), \
+	CLI_VALUE(OPT_ON_MISCONFIG, "on-misconfig", "refuse|record", \
+		  "when --require does not hold: refuse to start (the default), or run and\n" \
+		  "\t\trecord the verdict misconfigured (exit 2)", \
+		  .complete = CLI_COMP_WORDS, .words = "refuse record")
+
 /* Ours, after upstream's: the SMIs, the gate and the record. */
 #define NOISE_OPTS_GATE(example) \
 	CLI_FLAG(OPT_SMI, "smi", \
@@ -113,6 +132,7 @@ void noise_metric_names(FILE *out, const struct cli_completion *c);
 		  "write the per-cpu figures as Prometheus text to FILE (node_exporter's\n" \
 		  "\t\ttextfile collector), replaced whole", \
 		  .flags = CLI_FILE | CLI_NOT_STDOUT, .complete = CLI_COMP_FILE), \
+	NOISE_OPTS_REQUIRE, \
 	CLI_OPT_VERSION("print the version")
 
 #endif

@@ -146,6 +146,8 @@ struct noise_params {
 	struct gate_criteria criteria;	/* --fail-if, checked at the end */
 	const char *junit_file;		/* --junit FILE */
 	const char *prometheus_file;	/* --prometheus FILE */
+	unsigned require;		/* --require: items of rtconfig.h, as bits */
+	bool misconfig_record;		/* --on-misconfig record: run, verdict misconfigured */
 
 	/* hist only */
 	long long bucket_us;		/* -b: bucket width */
@@ -405,6 +407,7 @@ struct noise_run {
 	const char *degraded;		/* why the figures mean less than they say, or NULL */
 	struct gate_verdict *gate;	/* the --fail-if verdict, once evaluated */
 	struct smi_counts smi;		/* the SMIs of the measured CPUs, read at start and end */
+	struct rtconfig *rtconfig;	/* the measured CPUs' configuration at the start (misconfig.h) */
 };
 
 /*

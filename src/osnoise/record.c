@@ -13,6 +13,7 @@
 
 #include "actions.h"
 #include "json.h"
+#include "misconfig.h"
 #include "osnoise.h"
 #include "parse.h"
 #include "record.h"
@@ -219,7 +220,9 @@ int noise_json_body(struct json *j, const void *arg)
 	const struct noise_params *p = run->params;
 
 	json_double(j, "duration_s", rec->elapsed_s, 3);
-	json_str(j, "verdict", run->gate && run->gate->failed ? "failed" :
+	/* figures measured on a machine not set up as --require asked say less than a failure */
+	json_str(j, "verdict", misconfig_found(run) ? "misconfigured" :
+				run->gate && run->gate->failed ? "failed" :
 				run->stop_hit ? "stopped" :
 				run->interrupted ? "interrupted" :
 				gate_lost(run) ? "incomplete" : "passed");
@@ -254,5 +257,6 @@ int noise_json_body(struct json *j, const void *arg)
 	else
 		json_null(j, "end_actions");
 	json_gate(j, run);
+	misconfig_json(j, run);
 	return 0;
 }

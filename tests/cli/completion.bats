@@ -146,7 +146,11 @@ truth() {
 		for page in "$doc/rtla-$cmd"*.rst; do
 			cat "$page"
 			# the pages it includes (hwnoise: osnoise top's options)
-			sed -n 's/^\.\. include:: //p' "$page" | while read -r inc; do cat "$doc/$inc"; done
+			# and theirs (timerlat hist, timerlat top, osnoise top's --require)
+			sed -n 's/^\.\. include:: //p' "$page" | while read -r inc; do
+				cat "$doc/$inc"
+				sed -n 's/^\.\. include:: //p' "$doc/$inc" | while read -r inc2; do cat "$doc/$inc2"; done
+			done
 		done ;;
 	esac
 }

@@ -112,12 +112,14 @@ install_into() {
 	fi
 }
 
-# page_text PAGE: the page's source and the files it includes (".. include::")
+# page_text PAGE: the page's source and the files it includes (".. include::"),
+# and theirs (timerlat hist includes timerlat top, which includes osnoise top's
+# --require)
 page_text() {
 	local src=$docs/$1.rst inc
 	cat "$src"
-	sed -n 's/^\.\. include:: *//p' "$src" | while read -r inc; do
-		cat "$docs/$inc"
+	sed -n 's/^\.\. include:: *//p' "$src" | sort -u | while read -r inc; do
+		[ "$inc" = "$1.rst" ] || page_text "${inc%.rst}"
 	done
 }
 

@@ -23,7 +23,12 @@
 #                   --only, the kernel of the file's folder)
 #   --only FILE     run only this test file (.bats or .sh)
 #   --cmd COMMAND   run COMMAND in the guest instead of the tests
+#   --append ARGS   more kernel arguments for every guest of this run
+#                   (e.g. --append 'isolcpus=1 nohz_full=1' with --cmd)
 #   --keep          keep the temporary folder (initramfs, serial logs)
+#
+# A test file with a line "# vm-append: ARGS" among its first 20 runs in a
+# guest of its own, booted with ARGS added to the kernel's command line.
 #
 # Environment: RTLA_VM_CACHE (download cache, default /var/cache/rtla-vm),
 # RTLA_VM_TIMEOUT (seconds a guest may run, default 1200),
@@ -37,7 +42,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
-rtla="" arm64="" kernel="" only="" cmd="" have_cmd=0 keep=0
+rtla="" arm64="" kernel="" only="" cmd="" have_cmd=0 keep=0 append=""
 while (($#)); do
 	case $1 in
 	--rtla) rtla=${2:?--rtla needs a path}; shift 2 ;;
@@ -45,6 +50,7 @@ while (($#)); do
 	--kernel) kernel=${2:?--kernel needs 6.12, 6.1, arm64 or all}; shift 2 ;;
 	--only) only=${2:?--only needs a file}; shift 2 ;;
 	--cmd) cmd=${2?--cmd needs a command}; have_cmd=1; shift 2 ;;
+	--append) append=${2:?--append needs kernel arguments}; shift 2 ;;
 	--keep) keep=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; vm_die "unknown argument '$1'" ;;
@@ -151,29 +157,51 @@ save_times() {
 	mv "$VM_CACHE/times.$$" "$VM_CACHE/times"
 }
 
+# The kernel arguments test file $1 asks for ("# vm-append: ARGS"), or nothing.
+file_append() { sed -n '1,20s/^# vm-append: *//p' "$1" | head -n 1; }
+
 guests=()               # guest ids
 declare -A gw=()        # a guest's expected run time, in tenths of a second
 declare -A after=()     # the guest a guest waits for (schedule_guests)
 declare -a start_order=() read_order=()
 boot_weight=80          # about 8 s of boot and power-off
 declare -A shard_files  # "KERNEL.SHARD" -> the shard's files, as all/F or KERNEL/F
+declare -A gappend=()   # a guest's extra kernel arguments
 plan_guests() {
-	local k f d total=0 i s best shards
-	local -A kw=() kn=()
+	local k f d total=0 i s best shards args n
+	local -A kw=() kn=() ka=() awork=() afiles=()
 	local -a files load
 	for k in "${kernels[@]}"; do
-		kw[$k]=0 kn[$k]=0
+		kw[$k]=0 kn[$k]=0 ka[$k]=""
 		for d in $(test_dirs "$k"); do
 			while read -r f; do
 				[[ -n $f ]] || continue
+				# a file with kernel arguments of its own: a guest of its own
+				args=$(file_append "$f")
+				if [[ -n $args ]]; then
+					[[ $'\n'${ka[$k]} == *$'\n'"$args"$'\n'* ]] || ka[$k]+="$args"$'\n'
+					afiles["$k $args"]+="$d/${f##*/}"$'\n'
+					awork["$k $args"]=$((${awork["$k $args"]:-0} + $(weight "$k" "$d" "$f")))
+					continue
+				fi
 				kw[$k]=$((kw[$k] + $(weight "$k" "$d" "$f"))) kn[$k]=$((kn[$k] + 1))
 			done <<<"${tests[$d]:-}"
 		done
 		total=$((total + kw[$k]))
 	done
 	for k in "${kernels[@]}"; do
+		n=0
+		while read -r args; do
+			[[ -n $args ]] || continue
+			s="$k+$n"
+			guests+=("$s")
+			gk[$s]=$k glabel[$s]="$k +$args" gshard[$s]=a$n gappend[$s]=$args
+			gw[$s]=$((${awork["$k $args"]} + boot_weight))
+			shard_files[$k.a$n]=${afiles["$k $args"]}
+			n=$((n + 1))
+		done <<<"${ka[$k]}"
 		if ((kn[$k] == 0)); then
-			echo "# [$k] no test files for this kernel"
+			((n)) || echo "# [$k] no test files for this kernel"
 			continue
 		fi
 		shards=1
@@ -182,7 +210,7 @@ plan_guests() {
 			((shards <= kn[$k])) || shards=${kn[$k]}
 			((shards >= 1)) || shards=1
 		fi
-		if ((shards == 1)); then
+		if ((shards == 1 && n == 0)); then
 			guests+=("$k")
 			gk[$k]=$k glabel[$k]=$k gshard[$k]="" gw[$k]=$((kw[$k] + boot_weight))
 			continue
@@ -210,6 +238,7 @@ plan_guests() {
 			s="$k-$((i + 1))"
 			guests+=("$s")
 			gk[$s]=$k glabel[$s]="$k $((i + 1))/$shards" gshard[$s]=$i gw[$s]=$((load[i] + boot_weight))
+			((shards > 1)) || glabel[$s]=$k
 		done
 	done
 }
@@ -457,11 +486,13 @@ build_initramfs_arm64() {
 # Boot guest $1: kernel ${gk[$1]}, running shard ${gshard[$1]} of its tests
 # (all of them when that is empty).
 start_guest() {
-	local g=$1 k=${gk[$1]} kdir image shard=""
+	local g=$1 k=${gk[$1]} kdir image shard="" extra=""
 	local -a devices=()
 	kdir=$VM_CACHE/kernel-$k
 	[[ $k == arm64 ]] || image=$kdir/$(cat "$kdir/boot")
 	[[ -n ${gshard[$g]} ]] && shard=" rtla_vm_shard=${gshard[$g]}"
+	# the run's --append, then the file's own "# vm-append:" arguments
+	extra="${append:+ $append}${gappend[$g]:+ ${gappend[$g]}}"
 	# Two ISA parallel ports for the pata_parport tests; unseen until a
 	# test loads parport_pc.
 	if [[ $k == 6.12 ]]; then
@@ -482,7 +513,7 @@ start_guest() {
 			-M virt -cpu max,pauth-impdef=on -accel tcg,thread=single -smp 2 -m 1G \
 			-nodefaults -no-user-config -display none -no-reboot \
 			-kernel "$VM_CACHE/arm64/kernel/Image" -initrd "$TMP/initrd-arm64.cpio" \
-			-append "console=ttyAMA0 quiet panic=-1 rtla_vm=arm64 rtla_vm_ports=hvc rtla_vm_board=1 rtla_vm_timeout=$((guest_timeout - 15)) rtla_vm_file_timeout=$file_timeout$shard" \
+			-append "console=ttyAMA0 quiet panic=-1 rtla_vm=arm64 rtla_vm_ports=hvc rtla_vm_board=1 rtla_vm_timeout=$((guest_timeout - 15)) rtla_vm_file_timeout=$file_timeout$shard$extra" \
 			-serial "file:$TMP/$g.console" \
 			-device virtio-serial-pci \
 			-chardev "file,id=out,path=$TMP/$g.out" -device virtconsole,chardev=out \
@@ -495,7 +526,7 @@ start_guest() {
 		-accel tcg,thread=single -smp 2 -m 1G \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$image" -initrd "$TMP/initrd.cpio" "${devices[@]}" \
-		-append "console=ttyS0 quiet panic=-1 mitigations=off rtla_vm=$k rtla_vm_timeout=$((guest_timeout - 15)) rtla_vm_file_timeout=$file_timeout$shard" \
+		-append "console=ttyS0 quiet panic=-1 mitigations=off rtla_vm=$k rtla_vm_timeout=$((guest_timeout - 15)) rtla_vm_file_timeout=$file_timeout$shard$extra" \
 		-serial "file:$TMP/$g.console" -serial "file:$TMP/$g.out" -serial "file:$TMP/$g.err" \
 		-pidfile "$TMP/$g.pid" </dev/null >"$TMP/$g.qemu.log" 2>&1 &
 	qpid[$g]=$!
