@@ -23,6 +23,8 @@ enum noise_option_id {
 	/* timerlat's */
 	OPT_AA_ONLY, OPT_NO_AA, OPT_DUMP_TASKS, OPT_DUMP_TASK, OPT_DMA_LATENCY, OPT_DEEPEST_IDLE,
 	OPT_STACK_FORMAT, OPT_NO_IRQ, OPT_NO_THREAD,
+	/* hwlat's */
+	OPT_HWLAT_MODE,
 };
 
 /* Completion of -e (the kernel's events) and --fail-if (the tool's metrics). */
