@@ -104,3 +104,18 @@ unchanged() {
 	grep -Eq '^rtla_hwlat_max_latency_seconds\{cpu="1",tool="hwlat top",backend="tracer",host=".*"\} [0-9.e-]+$' p.prom
 	unchanged
 }
+
+@test "hwlat -s and -t: exit 2 at the first gap over -s, the samples saved; their counts make the summary" {
+	run "$RTLA" hwlat -d 20 -s 1 -p 100000 -r 20000 -q -t hw.txt
+	echo "$output"
+	[ "$status" -eq 2 ]
+	grep -qx 'hwlat hit stop tracing' <<<"$output"
+	grep -qx '  Saving trace to hw.txt' <<<"$output"
+	head -3 hw.txt
+	samples=$(grep -c '^ts: ' hw.txt)
+	exceeding=$(awk -F'count:' '{ split($2, a, ","); s += a[1] } END { print s }' hw.txt)
+	[ "$samples" -gt 0 ]
+	grep -qx "Samples recorded: $samples" <<<"$output"
+	grep -qx "Samples exceeding threshold: $exceeding" <<<"$output"
+	unchanged
+}
