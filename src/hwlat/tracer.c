@@ -283,9 +283,7 @@ static int hwlat_enable(struct noise_run *run)
 	/* the tracer's thread starts with tracing on */
 	trace_instance_set_on(&t->inst, true);
 	if (p->warmup_s) {
-		debug_msg("warming up for %lld s", p->warmup_s);
-		for (long long s = 0; s < p->warmup_s && !run->stop_requested; s++)
-			sleep(1);
+		noise_run_warm_up(run);	/* cut short by a stop: nothing of it is kept either */
 		tracefs_instance_file_clear(t->inst.tfs, "trace");
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t->started);
