@@ -232,7 +232,7 @@ int gate_parse(struct gate_criteria *c, const char *expr, char *err)
 		return fail(err, "'%s': unknown metric '%.*s' (max_single_us, max_noise_us, noise_us, "
 			    "cpu_available_pct, p50_us..p9999_us, *_count; timerlat: irq_max_us, "
 			    "thread_avg_us, user_min_us, p99_irq_us, ...; hwlat: max_latency_us, "
-			    "inner_max_us, outer_max_us, exceeding_count, nmi_total_us)", expr, (int)n,
+			    "exceeding_count, ...)", expr, (int)n,
 			    name);
 	p = skip_space(p + n);
 	if (read_op(&p, &cr.op))

@@ -519,7 +519,7 @@ value_options() {
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, timerlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
+		|rtla: no command given (commands: osnoise, hwnoise, timerlat, hwlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
 		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, timerlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
 		timerlat bogus|rtla timerlat: unknown verb: 'bogus' (verbs: top, hist)
 		timerlat -p 2000000|rtla timerlat: Period longer than 1 s: 2000000 us
