@@ -69,18 +69,35 @@ unchanged() {
 	unchanged
 }
 
-@test "hwlat: a second run is refused with the first one's pid; hwlatdetect's place too" {
-	"$RTLA" hwlat -d 3 -p 100000 -r 20000 -q >a.txt 2>&1 &
-	a=$!
+# wait until the run in the background holds the lock (its record is written)
+holding() {
 	for _ in $(seq 50); do
-		if [ -s /run/rtla/osnoise.state ]; then break; fi
+		if [ -s /run/rtla/osnoise.state ]; then return 0; fi
 		sleep 0.1
 	done
+	echo "no run holds the lock"
+	return 1
+}
+
+@test "hwlat: a second run is refused with the first one's pid, and what it runs; hwlatdetect's place too" {
+	"$RTLA" hwlat -d 3 -p 100000 -r 20000 -q >a.txt 2>&1 &
+	a=$!
+	holding
 	run "$RTLA" hwlat -d 1 -q
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[ "$output" = "rtla hwlat: another rtla run (pid $a) is using the hwlat tracer; its settings are global, so two runs cannot share them" ]
 	wait "$a"
+	unchanged
+	# an osnoise run holds the lock (tracing_thresh is both tracers'): named as what it is
+	"$RTLA" osnoise top -c 1 -d 3 -q >o.txt 2>&1 &
+	o=$!
+	holding
+	run "$RTLA" hwlat -d 1 -q
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$output" = "rtla hwlat: another rtla run (pid $o) is using the osnoise tracer; its settings are global, so two runs cannot share them" ]
+	wait "$o"
 	unchanged
 	# the tracer at the top level (as hwlatdetect runs it): refused, nothing touched
 	echo hwlat >"$T/current_tracer"
