@@ -520,7 +520,7 @@ value_options() {
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
 		|rtla: no command given (commands: osnoise, hwnoise, timerlat, hwlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, timerlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, timerlat, hwlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
 		timerlat bogus|rtla timerlat: unknown verb: 'bogus' (verbs: top, hist)
 		timerlat -p 2000000|rtla timerlat: Period longer than 1 s: 2000000 us
 		timerlat top -p 99|rtla timerlat top: Period shorter than 100 us: 99 us
