@@ -15,7 +15,7 @@
 # every event's files are real), which 6.1/25-osnoise-kill.bats already
 # measures against the same 1 s.
 #
-# Budget: about 30 s of guest time (6 killed runs of 0-3 s each).
+# Budget: about 34 s of guest time (6 killed runs of 0-3 s each).
 
 load /vm/lib/kill
 
