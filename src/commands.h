@@ -33,6 +33,7 @@ const struct rtla_command *rtla_command_find(const char *name);
 /* Each command's option description (cli.h), for completion. */
 extern const struct cli_spec help_cli, capdump_cli, dhry_cli, osnoise_cli, hwnoise_cli;
 extern const struct cli_spec timerlat_cli;
+extern const struct cli_spec hwlat_cli;
 extern const struct cli_spec parport_cli;
 extern const struct cli_spec features_cli, capture_cli;
 extern const struct cli_spec damos_cli;
@@ -45,6 +46,7 @@ int cmd_dhry(int argc, char **argv);
 int cmd_osnoise(int argc, char **argv);
 int cmd_hwnoise(int argc, char **argv);
 int cmd_timerlat(int argc, char **argv);
+int cmd_hwlat(int argc, char **argv);
 int cmd_parport(int argc, char **argv);
 int cmd_features(int argc, char **argv);
 int cmd_capture(int argc, char **argv);

@@ -94,6 +94,25 @@ static pid_t record_owner(int fd)
 }
 
 /*
+ * What HOLDER uses ("the osnoise tracer"), from its record's first line
+ * "pid N WHAT"; "" before the holder wrote it.
+ */
+static void record_what(int fd, pid_t holder, char *what, size_t len)
+{
+	char line[128];
+	ssize_t n = pread(fd, line, sizeof(line) - 1, 0);
+	int pid, at = 0;
+
+	*what = '\0';
+	if (n <= 0)
+		return;
+	line[n] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	if (sscanf(line, "pid %d %n", &pid, &at) == 1 && at && pid == holder)
+		snprintf(what, len, "%s", line + at);
+}
+
+/*
  * The pid that holds the flock on FD's file, from /proc/locks; 0 if none.
  * The record cannot tell: its holder writes it only after locking.
  */
@@ -124,12 +143,15 @@ static pid_t lock_holder(int fd)
 	return holder;
 }
 
-static void refuse(const struct ledger *l, pid_t holder)
+/* HOLDER_WHAT: what the holder uses, which may be another user of the same settings */
+static void refuse(const struct ledger *l, pid_t holder, const char *holder_what)
 {
 	char who[32];
 
 	snprintf(who, sizeof(who), "pid %d", holder);
-	tracefs_lock_refuse(l->what, holder > 0 ? who : NULL);
+	/* the holder's own tool, when its record says it */
+	tracefs_lock_refuse(holder > 0 && *holder_what ? holder_what : l->what,
+			    holder > 0 ? who : NULL);
 }
 
 /*
@@ -140,6 +162,7 @@ static void refuse(const struct ledger *l, pid_t holder)
 static int take_lock(struct ledger *l)
 {
 	struct timespec nap = { 0, 10 * 1000 * 1000 };
+	char holder_what[96] = "";
 	pid_t holder = 0;
 	int ret;
 
@@ -161,6 +184,7 @@ static int take_lock(struct ledger *l)
 			holder = errno == EWOULDBLOCK ? lock_holder(fd) : 0;
 			if (holder <= 0)
 				holder = record_owner(fd);
+			record_what(fd, holder, holder_what, sizeof(holder_what));
 			close(fd);
 			if (holder > 0 && kill(holder, 0) && errno == ESRCH) {
 				/* the lock outlives its taker in the guardian, for a second */
@@ -180,7 +204,7 @@ static int take_lock(struct ledger *l)
 		}
 		close(fd);
 	}
-	refuse(l, holder);
+	refuse(l, holder, holder_what);
 	return -EBUSY;
 }
 
@@ -425,7 +449,7 @@ int ledger_seal(struct ledger *l, const char *mark_dir)
 	};
 	int ret;
 
-	if ((ret = append_record(l, "pid %d\n", getpid()))) {
+	if ((ret = append_record(l, "pid %d %s\n", getpid(), l->what))) {
 		err_msg("cannot write the record %s: %s", l->record, strerror(-ret));
 		goto out;
 	}

@@ -10,7 +10,7 @@
  * kernel's order (src/damos/apply.c). The ledger's steps:
  *
  *   ledger_open()      take the record's flock: a second run is refused,
- *                      naming the pid that holds it; a record a killed run
+ *                      naming the pid that holds it and what it uses; a record a killed run
  *                      left (rtla and its guardian both gone) is replayed
  *                      first, or reported value by value and set aside;
  *                      ledger_open_global() also takes a lock in tracefs,
@@ -36,10 +36,12 @@
  *
  * The record is a text file, kept for as long as the run holds the lock:
  *
- *   pid 1234
+ *   pid 1234 the osnoise tracer
  *   restore /sys/kernel/tracing/osnoise/period_us 1000000
  *   restore /sys/kernel/tracing/osnoise/options NO_OSNOISE_IRQ_DISABLE
  *
+ * the holder and what it uses (the "what" of ledger_open(), which a refusal
+ * names: two tools may share one record's settings), then
  * one "restore PATH TEXT" line per value written, in the order of the first
  * writes. Paths are the host's, so a ledger works on any tree (the unit
  * tests use a temporary one).

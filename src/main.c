@@ -34,6 +34,8 @@ const struct rtla_command rtla_commands[] = {
 	  &hwnoise_cli, CMD_LIVE_ONLY },
 	{ "timerlat", cmd_timerlat, "per-CPU timer wake-up latency (timerlat top, timerlat hist)",
 	  &timerlat_cli, CMD_LIVE_ONLY },
+	{ "hwlat", cmd_hwlat, "per-CPU hardware latency from the kernel hwlat tracer (top, hist)",
+	  &hwlat_cli, CMD_LIVE_ONLY },
 	{ "dhry", cmd_dhry, "Dhrystone 2.1 on every chosen CPU: DMIPS, DMIPS/MHz, slow cores",
 	  &dhry_cli, CMD_LIVE_ONLY },
 	{ "capdump", cmd_capdump, "capability sets of processes and files, as u64 values",

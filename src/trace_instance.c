@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -70,6 +71,17 @@ bool trace_instance_is_stale(const char *name)
 	char path[PATH_MAX];
 
 	return !instance_path(name, path, sizeof(path)) && owned_is_stale(RTLA_OWNED_DIR, path);
+}
+
+bool trace_instance_runs(const char *name, const char *tracer)
+{
+	struct tracefs_instance *inst = name ? tracefs_instance_alloc(NULL, name) : NULL;
+	char *cur = tracefs_instance_file_read(inst, "current_tracer", NULL);
+	bool ret = cur && !strncmp(cur, tracer, strlen(tracer)) && cur[strlen(tracer)] == '\n';
+
+	free(cur);
+	tracefs_instance_free(inst);
+	return ret;
 }
 
 int trace_instance_create(struct trace_instance *ti, struct guardian *g, const char *prefix)

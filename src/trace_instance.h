@@ -43,6 +43,8 @@ void trace_instance_sweep(void);
 pid_t trace_instance_owner(const char *name);
 /* Is NAME an instance of a killed rtla run (marked, its run and guardian gone)? */
 bool trace_instance_is_stale(const char *name);
+/* Does the instance NAME (NULL: the top level) run TRACER? */
+bool trace_instance_runs(const char *name, const char *tracer);
 
 /*
  * Create PREFIX<pid>, handed to G first (NULL: no guardian). Tracing is

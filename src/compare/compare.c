@@ -82,6 +82,13 @@ static const struct {
 	TL_FIGURES("irq"),
 	TL_FIGURES("thread"),
 	TL_FIGURES("user"),
+	/* hwlat's */
+	{ "max_latency_us", true, false, true, NULL, NULL, 1 },
+	{ "inner_max_us", true, false, true, NULL, NULL, 1 },
+	{ "outer_max_us", true, false, true, NULL, NULL, 1 },
+	{ "sample_count", false, false, false, NULL, NULL, 1 },
+	{ "exceeding_count", false, false, false, NULL, NULL, 1 },
+	{ "nmi_total_us", false, false, true, NULL, NULL, 1 },
 };
 
 #define NR_FIGURES ARRAY_SIZE(figures)
@@ -203,7 +210,7 @@ static int parse_max_increase(const char *s, struct limits *l, char *err)
 /* The schema names of the records a noise tool writes (json_record_begin()). */
 static const char *const noise_schemas[] = {
 	"rtla-osnoise-top", "rtla-osnoise-hist", "rtla-hwnoise", "rtla-hwnoise-hist",
-	"rtla-timerlat-top", "rtla-timerlat-hist",
+	"rtla-timerlat-top", "rtla-timerlat-hist", "rtla-hwlat-top", "rtla-hwlat-hist",
 };
 
 static bool is_noise_schema(const char *name)
@@ -237,8 +244,8 @@ static struct jv *load_record(const char *path)
 	schema = jv_str(jv_get(v, "schema"), "name", "");
 	if (!is_noise_schema(schema)) {
 		err_msg("%s: not a record of a noise tool (its schema is '%s'; compare takes "
-			"records of osnoise top, osnoise hist, hwnoise, hwnoise hist, timerlat top "
-			"and timerlat hist)", path, schema);
+			"records of osnoise top, osnoise hist, hwnoise, hwnoise hist, timerlat top, "
+			"timerlat hist, hwlat top and hwlat hist)", path, schema);
 		jv_free(v);
 		return NULL;
 	}

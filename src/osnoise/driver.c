@@ -153,6 +153,11 @@ static void install_signals(struct noise_run *run)
 		sigaction(sig, &sa, NULL);
 }
 
+const char *noise_tracer_name(enum noise_tracer tracer)
+{
+	return tracer == TRACER_TIMERLAT ? "timerlat" : tracer == TRACER_HWLAT ? "hwlat" : "osnoise";
+}
+
 static const struct noise_backend *choose_backend(const struct noise_tool *tool,
 						 struct noise_params *p)
 {
@@ -160,6 +165,8 @@ static const struct noise_backend *choose_backend(const struct noise_tool *tool,
 	const struct noise_backend *sampler = timerlat ? &timerlat_sampler_backend
 						       : &noise_sampler_backend;
 
+	if (tool->backend)
+		return tool->backend;	/* its parser refused any other */
 	switch (p->backend) {
 	case BACKEND_TRACER:
 		return &noise_tracer_backend;
@@ -187,10 +194,9 @@ static int check_backend_options(const struct noise_tool *tool, const struct noi
 {
 	const char *opt = NULL;
 
-	if (b == &noise_tracer_backend) {
+	if (b == &noise_tracer_backend || b == tool->backend) {
 		if (geteuid()) {
-			err_msg("%s needs root permission",
-				tool->tracer == TRACER_TIMERLAT ? "timerlat" : "osnoise");
+			err_msg("%s needs root permission", noise_tracer_name(tool->tracer));
 			return -EPERM;
 		}
 		return 0;
@@ -594,7 +600,7 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	actions_report(&p->end_actions, &run.end_actions, "--on-end");
 	run.end_actions_ran = true;
 	if (run.stop_hit)
-		printf("%s hit stop tracing\n", tool->tracer == TRACER_TIMERLAT ? "timerlat" : "osnoise");
+		printf("%s hit stop tracing\n", noise_tracer_name(tool->tracer));
 	if (run.stop_hit && tool->print_analysis && !p->json_stdout)
 		tool->print_analysis(stdout, &run);
 	status = run.stop_hit ? EXIT_STOPPED : EXIT_PASSED;

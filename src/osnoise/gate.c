@@ -25,6 +25,7 @@
 #define NOISE_HISTS	(GATE_OSNOISE_HIST | GATE_HWNOISE_HIST)
 #define IRQS_ON		(GATE_OSNOISE_TOP | GATE_OSNOISE_HIST)	/* hwnoise runs with IRQs off */
 #define TIMERLAT	(GATE_TIMERLAT_TOP | GATE_TIMERLAT_HIST)
+#define HWLAT		(GATE_HWLAT_TOP | GATE_HWLAT_HIST)
 
 /* a timerlat metric of each context: irq, thread and user, in that order */
 #define TL_CONTEXTS(id, fmt, unit, tools, help) \
@@ -60,11 +61,11 @@ const struct gate_metric_info gate_metrics[GATE_NR_METRICS] = {
 			"99.9th percentile of single noises (nearest rank, 1 us resolution)." },
 	[GATE_P9999] = { "p9999_us", GATE_UNIT_US, NOISE_HISTS,
 			 "99.99th percentile of single noises (nearest rank, 1 us resolution)." },
-	[GATE_SAMPLES] = { "sample_count", GATE_UNIT_COUNT, NOISE_HISTS,
-			   "Single noises at or above the threshold." },
+	[GATE_SAMPLES] = { "sample_count", GATE_UNIT_COUNT, NOISE_HISTS | HWLAT,
+			   "Single noises (hwlat: samples, one a window at most) above the threshold." },
 	[GATE_HW] = { "hw_count", GATE_UNIT_COUNT, NOISE_TOOLS,
 		      "Noises no operating system activity explains (hardware)." },
-	[GATE_NMI] = { "nmi_count", GATE_UNIT_COUNT, NOISE_TOOLS,
+	[GATE_NMI] = { "nmi_count", GATE_UNIT_COUNT, NOISE_TOOLS | HWLAT,
 		       "Non-maskable interrupts that interfered." },
 	[GATE_IRQ] = { "irq_count", GATE_UNIT_COUNT, IRQS_ON,
 		       "Interrupts that interfered." },
@@ -93,6 +94,16 @@ const struct gate_metric_info gate_metrics[GATE_NR_METRICS] = {
 	/* read by the driver for every tool, so every tool's row has it */
 	[GATE_SMI] = { "smi_count", GATE_UNIT_COUNT, ~0u,
 		       "System Management Interrupts during the run (MSR_SMI_COUNT)." },
+	[GATE_HWLAT_MAX] = { "max_latency_us", GATE_UNIT_US, HWLAT,
+			     "Longest hardware latency (inner or outer gap), in microseconds." },
+	[GATE_HWLAT_INNER] = { "inner_max_us", GATE_UNIT_US, HWLAT,
+			       "Longest gap between two reads of the clock, in microseconds." },
+	[GATE_HWLAT_OUTER] = { "outer_max_us", GATE_UNIT_US, HWLAT,
+			       "Longest gap between two loops of the reads, in microseconds." },
+	[GATE_HWLAT_EXCEEDING] = { "exceeding_count", GATE_UNIT_COUNT, HWLAT,
+				   "Loops whose gap was above the threshold." },
+	[GATE_HWLAT_NMI_TIME] = { "nmi_total_us", GATE_UNIT_US, HWLAT,
+				  "Time spent in NMIs during the samples, in microseconds." },
 };
 
 static const char *const op_names[] = {
@@ -223,7 +234,9 @@ int gate_parse(struct gate_criteria *c, const char *expr, char *err)
 	if (!info)
 		return fail(err, "'%s': unknown metric '%.*s' (max_single_us, max_noise_us, noise_us, "
 			    "cpu_available_pct, p50_us..p9999_us, *_count; timerlat: irq_max_us, "
-			    "thread_avg_us, user_min_us, p99_irq_us, ...)", expr, (int)n, name);
+			    "thread_avg_us, user_min_us, p99_irq_us, ...; hwlat: max_latency_us, "
+			    "exceeding_count, ...)", expr, (int)n,
+			    name);
 	p = skip_space(p + n);
 	if (read_op(&p, &cr.op))
 		return fail(err, "'%s': expected an operator (>, >=, <, <=, ==, !=) after %s",
@@ -284,7 +297,14 @@ int gate_check_tool(const struct gate_criteria *c, unsigned tool, char *err)
 
 		if (gate_metric_measured(m, tool))
 			continue;
-		if (m->tools == NOISE_HISTS)
+		if (tool & HWLAT)
+			return fail(err, "'%s': hwlat measures hardware latencies, no %s "
+				    "(max_latency_us, inner_max_us, outer_max_us, sample_count, "
+				    "exceeding_count, nmi_count, nmi_total_us)", c->items[i].text, m->name);
+		if (m->tools == HWLAT)
+			return fail(err, "'%s': %s is a hardware latency: use hwlat top or hwlat hist",
+				    c->items[i].text, m->name);
+		if ((m->tools & ~HWLAT) == NOISE_HISTS)
 			return fail(err, "'%s': %s needs every single noise: use osnoise hist or "
 				    "hwnoise hist", c->items[i].text, m->name);
 		if (m->tools == IRQS_ON && (tool & NOISE_TOOLS))

@@ -36,6 +36,12 @@ enum gate_metric {
 	GATE_TL_COUNT = GATE_TL_MIN + 3,	/* *_sample_count */
 	GATE_TL_P50 = GATE_TL_COUNT + 3,	/* p50_irq_us ..., then p90, p99, p999, p9999: hist */
 	GATE_SMI = GATE_TL_P50 + 15,	/* smi_count: every tool (src/smi.h) */
+	/* hwlat (also sample_count and nmi_count above) */
+	GATE_HWLAT_MAX,			/* max_latency_us: the longest inner or outer gap */
+	GATE_HWLAT_INNER,		/* inner_max_us */
+	GATE_HWLAT_OUTER,		/* outer_max_us */
+	GATE_HWLAT_EXCEEDING,		/* exceeding_count: loops over the threshold */
+	GATE_HWLAT_NMI_TIME,		/* nmi_total_us */
 	GATE_NR_METRICS
 };
 
@@ -47,6 +53,8 @@ enum gate_tool {
 	GATE_HWNOISE_HIST = 1 << 3,
 	GATE_TIMERLAT_TOP = 1 << 4,
 	GATE_TIMERLAT_HIST = 1 << 5,
+	GATE_HWLAT_TOP = 1 << 6,
+	GATE_HWLAT_HIST = 1 << 7,
 };
 
 enum gate_unit {

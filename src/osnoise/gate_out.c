@@ -144,7 +144,7 @@ void gate_junit(FILE *f, const struct noise_run *run, const struct gate_criteria
 		snprintf(classname, sizeof(classname), "%s.cpu%d", classbase, cpu);
 		snprintf(failure, sizeof(failure), "cpu %d: %s", cpu,
 			 run->tool->tracer == TRACER_TIMERLAT ? "no latency measured" :
-			 "no period completed");
+			 run->tool->tracer == TRACER_HWLAT ? "not sampled" : "no period completed");
 		junit_case(f, classname, "measured", fig.measured ? NULL : failure, failure);
 	}
 	for (int i = 0; i < v->nr_results; i++) {
@@ -232,6 +232,15 @@ static const struct {
 	TL_PROM_PCT(0, "50"), TL_PROM_PCT(1, "90"), TL_PROM_PCT(2, "99"), TL_PROM_PCT(3, "99.9"),
 	TL_PROM_PCT(4, "99.99"),
 	{ GATE_SMI, "rtla_smi_events", NULL, 1, NULL },
+	{ GATE_HWLAT_MAX, "rtla_hwlat_max_latency_seconds", NULL, 1e-6,
+	  "Longest hardware latency (inner or outer gap) on the CPU, in seconds." },
+	{ GATE_HWLAT_INNER, "rtla_hwlat_inner_max_seconds", NULL, 1e-6,
+	  "Longest gap between two reads of the clock on the CPU, in seconds." },
+	{ GATE_HWLAT_OUTER, "rtla_hwlat_outer_max_seconds", NULL, 1e-6,
+	  "Longest gap between two loops of the reads on the CPU, in seconds." },
+	{ GATE_HWLAT_EXCEEDING, "rtla_hwlat_exceeding_loops", NULL, 1, NULL },
+	{ GATE_HWLAT_NMI_TIME, "rtla_hwlat_nmi_seconds", NULL, 1e-6,
+	  "Time spent in NMIs during the samples on the CPU, in seconds." },
 };
 
 #define NR_PROM ARRAY_SIZE(prom_metrics)
@@ -338,10 +347,10 @@ void gate_prometheus(FILE *f, const struct noise_run *run, const struct gate_cri
 		}
 	}
 
-	/* timerlat has no periods: its counts are rtla_timerlat_latencies */
-	if (run->tool->tracer != TRACER_TIMERLAT)
+	/* timerlat and hwlat have no periods: their counts are latencies, samples */
+	if (run->tool->tracer == TRACER_OSNOISE)
 		prom_head(f, "rtla_noise_periods", "Measurement periods completed on the CPU.");
-	for (int cpu = 0; cpu < p->nr_cpus && run->tool->tracer != TRACER_TIMERLAT; cpu++) {
+	for (int cpu = 0; cpu < p->nr_cpus && run->tool->tracer == TRACER_OSNOISE; cpu++) {
 		if (!CPU_ISSET(cpu, &p->cpus))
 			continue;
 		fputs("rtla_noise_periods", f);

@@ -58,7 +58,7 @@ void noise_event_names(FILE *out, const struct cli_completion *c)
 /* Every tool row of the family, for the completion of --fail-if. */
 static const struct noise_tool *const noise_tools[] = {
 	&osnoise_top_tool, &osnoise_hist_tool, &hwnoise_tool, &hwnoise_hist_tool,
-	&timerlat_top_tool, &timerlat_hist_tool,
+	&timerlat_top_tool, &timerlat_hist_tool, &hwlat_top_tool, &hwlat_hist_tool,
 };
 
 /*
@@ -457,7 +457,8 @@ int noise_parse_args(int argc, char **argv, const struct noise_tool *tool,
 	p->dma_latency_us = -1;
 	p->deepest_idle = -2;
 	p->threshold_actions.default_file = p->end_actions.default_file =
-		tool->tracer == TRACER_TIMERLAT ? "timerlat_trace.txt" : ACTION_DEFAULT_TRACE_FILE;
+		tool->tracer == TRACER_TIMERLAT ? "timerlat_trace.txt" :
+		tool->tracer == TRACER_HWLAT ? "hwlat_trace.txt" : ACTION_DEFAULT_TRACE_FILE;
 	p->nr_cpus = get_nprocs_conf();
 	if (p->nr_cpus > CPU_SETSIZE)
 		p->nr_cpus = CPU_SETSIZE;

@@ -25,6 +25,8 @@ enum noise_option_id {
 	OPT_STACK_FORMAT, OPT_NO_IRQ, OPT_NO_THREAD,
 	/* the real-time configuration of the measured CPUs (misconfig.h) */
 	OPT_REQUIRE, OPT_ON_MISCONFIG,
+	/* hwlat's */
+	OPT_HWLAT_MODE,
 };
 
 /* Completion of -e (the kernel's events), --fail-if (the tool's metrics), --require. */

@@ -43,7 +43,11 @@
 enum noise_tracer {
 	TRACER_OSNOISE,
 	TRACER_TIMERLAT,
+	TRACER_HWLAT,		/* src/hwlat/: its own backend, the kernel tracer alone */
 };
+
+/* "osnoise", "timerlat", "hwlat": the tracer's name in messages */
+const char *noise_tracer_name(enum noise_tracer tracer);
 
 /* timerlat: where a latency was taken (the tracer's context field). */
 enum timerlat_context {
@@ -164,6 +168,9 @@ struct noise_params {
 	bool no_aa, aa_only, dump_tasks;	/* the analysis at a stop */
 	enum timerlat_stack_format stack_format;
 	bool no_irq, no_thread;		/* hist: columns left out */
+
+	/* hwlat only: --mode as src/hwlat/'s enum hwlat_mode + 1; 0: not given */
+	int hwlat_mode;
 };
 
 /*
@@ -224,6 +231,7 @@ struct noise_hit {
 };
 struct noise_hist;
 struct timerlat_data;
+struct hwlat_data;
 struct json;
 
 /*
@@ -279,11 +287,16 @@ struct noise_tool {
 	void (*print_final)(FILE *f, const struct noise_run *run, time_t now);
 	/* the tool's results in the JSON record, after the common fields */
 	void (*json_part)(struct json *j, const struct noise_run *run);
+	/* its options in the record's "options", where they are not the noise tools' */
+	void (*json_options)(struct json *j, const struct noise_params *p);
+	/* the tool's only backend (hwlat's tracer); NULL: the family's tracer or sampler */
+	const struct noise_backend *backend;
 };
 
 extern const struct noise_tool osnoise_top_tool, osnoise_hist_tool;
 extern const struct noise_tool hwnoise_tool, hwnoise_hist_tool;
 extern const struct noise_tool timerlat_top_tool, timerlat_hist_tool;
+extern const struct noise_tool hwlat_top_tool, hwlat_hist_tool;
 
 /*
  * What the rows are made of, hwnoise's too: upstream's default period,
@@ -381,6 +394,7 @@ struct noise_run {
 	struct noise_cpu *cpu;		/* top: params->nr_cpus entries */
 	struct noise_hist *hist;	/* hist */
 	struct timerlat_data *latency;	/* timerlat top and hist */
+	struct hwlat_data *hwlat;	/* hwlat top and hist (src/hwlat/) */
 	void *analysis;			/* timerlat: the backend's analysis of a stop, or NULL */
 	char *max_latency;		/* timerlat --aa-only: tracing_max_latency as the kernel wrote it */
 	/* hist with a gate or its outputs: the period totals top would show */

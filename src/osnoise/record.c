@@ -74,6 +74,8 @@ static void json_options(struct json *j, const struct noise_run *run)
 	json_i64(j, "stop_total_us", p->stop_total_us);
 	if (timerlat)
 		json_timerlat_options(j, p);
+	if (run->tool->json_options)
+		run->tool->json_options(j, p);
 	json_i64(j, "duration_s", p->duration_s);
 	json_i64(j, "warmup_s", p->warmup_s);
 	json_i64(j, "trace_buffer_kb", p->buffer_kb);

@@ -83,18 +83,6 @@ bool noise_tracer_available(const char *tracer)
 	return tracefs_tracer_available(NULL, tracer);
 }
 
-/* Which tracer an instance (NULL: top level) runs. */
-static bool runs_tracer(const char *instance, const char *tracer)
-{
-	struct tracefs_instance *inst = instance ? tracefs_instance_alloc(NULL, instance) : NULL;
-	char *cur = tracefs_instance_file_read(inst, "current_tracer", NULL);
-	bool ret = cur && !strncmp(cur, tracer, strlen(tracer)) && cur[strlen(tracer)] == '\n';
-
-	free(cur);
-	tracefs_instance_free(inst);
-	return ret;
-}
-
 /* Refuse to share the global osnoise configuration with anyone alive. */
 static int check_tracer_free(void)
 {
@@ -107,16 +95,16 @@ static int check_tracer_free(void)
 		tracefs_list_free(names);
 		return -EBUSY;
 	}
-	if (runs_tracer(NULL, "timerlat") || runs_tracer(NULL, "osnoise")) {
+	if (trace_instance_runs(NULL, "timerlat") || trace_instance_runs(NULL, "osnoise")) {
 		err_msg("the %s tracer is running at the top level of tracefs; osnoise cannot share it "
 			"(set current_tracer to nop if nothing uses it)",
-			runs_tracer(NULL, "timerlat") ? "timerlat" : "osnoise");
+			trace_instance_runs(NULL, "timerlat") ? "timerlat" : "osnoise");
 		ret = -EBUSY;
 	}
 	for (int i = 0; !ret && names && names[i]; i++) {
-		bool timerlat = runs_tracer(names[i], "timerlat");
+		bool timerlat = trace_instance_runs(names[i], "timerlat");
 
-		if (!timerlat && !runs_tracer(names[i], "osnoise"))
+		if (!timerlat && !trace_instance_runs(names[i], "osnoise"))
 			continue;
 		if (trace_instance_is_stale(names[i]))
 			continue;	/* ours, from a killed run: reclaimed below */

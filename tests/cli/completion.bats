@@ -35,7 +35,7 @@ complete_line() {
 @test "completion: rtla h completes the commands that start so" {
 	run complete_line "rtla h"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf 'hwnoise\nhelp')" ]
+	[ "$output" = "$(printf 'hwnoise\nhwlat\nhelp')" ]
 }
 
 @test "completion: every command of the table is offered after rtla" {

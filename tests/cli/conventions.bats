@@ -11,6 +11,7 @@ declare -gA QUICK=(
 	[osnoise]="--backend sampler -c 0 -d 1s"
 	[hwnoise]="--backend sampler -c 0 -d 1s"
 	[timerlat]="-c 0 -d 1s"
+	[hwlat]="-c 0 -d 1s -p 100000 -r 10000"
 	[dhry]="-c 0 -i 100000"
 	[capdump]="1"
 	[parport]="--ports"
@@ -26,6 +27,8 @@ declare -gA QUICK=(
 	["hwnoise hist"]="--backend sampler -c 0 -d 1s"
 	["timerlat top"]="-c 0 -d 1s"
 	["timerlat hist"]="-c 0 -d 1s"
+	["hwlat top"]="-c 0 -d 1s -p 100000 -r 10000"
+	["hwlat hist"]="-c 0 -d 1s -p 100000 -r 10000"
 	["mdwe audit"]="1"
 	["damos show"]="--sysroot $BATS_TEST_DIRNAME/../fixtures/damos/vm-6.12"
 	["parport list"]="--ports"
@@ -60,13 +63,13 @@ quick_args() {
 }
 
 # The noise commands measure the live kernel: root and tracefs; timerlat
-# the kernel's timerlat tracer (its tests run in the VM tier).
+# and hwlat the kernel's tracers of those names (their tests run in the VM tier).
 can_run() {
 	case $1 in
 	osnoise | hwnoise) [ "$(id -u)" -eq 0 ] ;;
-	timerlat)
+	timerlat | hwlat)
 		[ "$(id -u)" -eq 0 ] || return 1
-		grep -qsw timerlat /sys/kernel/tracing/available_tracers ;;
+		grep -qsw "$1" /sys/kernel/tracing/available_tracers ;;
 	*) true ;;
 	esac
 }
@@ -480,7 +483,7 @@ value_options() {
 		# shellcheck disable=SC2086
 		help=$("$RTLA" $line --help)
 		case ${line%% *} in
-		osnoise | hwnoise | timerlat)
+		osnoise | hwnoise | timerlat | hwlat)
 			# upstream's bytes: its option lines begin with a tab, and its
 			# common_usage() prints "TOOL MODE [-h]" with hwnoise's MODE empty
 			help=$(grep -v -e $'^\t' -e '^  usage: \[rtla\] ' <<<"$help" || true) ;;
@@ -516,8 +519,8 @@ value_options() {
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, timerlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, timerlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
+		|rtla: no command given (commands: osnoise, hwnoise, timerlat, hwlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, timerlat, hwlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
 		timerlat bogus|rtla timerlat: unknown verb: 'bogus' (verbs: top, hist)
 		timerlat -p 2000000|rtla timerlat: Period longer than 1 s: 2000000 us
 		timerlat top -p 99|rtla timerlat top: Period shorter than 100 us: 99 us

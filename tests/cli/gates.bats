@@ -16,7 +16,7 @@ F=$BATS_TEST_DIRNAME/../fixtures/gates
 		[ -z "$output" ]
 		[ "$stderr" = "$want" ]
 	done <<'EOF_CASES'
-hwnoise|max_single>20|rtla hwnoise: Invalid --fail-if: 'max_single>20': unknown metric 'max_single' (max_single_us, max_noise_us, noise_us, cpu_available_pct, p50_us..p9999_us, *_count; timerlat: irq_max_us, thread_avg_us, user_min_us, p99_irq_us, ...)
+hwnoise|max_single>20|rtla hwnoise: Invalid --fail-if: 'max_single>20': unknown metric 'max_single' (max_single_us, max_noise_us, noise_us, cpu_available_pct, p50_us..p9999_us, *_count; timerlat: irq_max_us, thread_avg_us, user_min_us, p99_irq_us, ...; hwlat: max_latency_us, exceeding_count, ...)
 hwnoise|max_single_us=20|rtla hwnoise: Invalid --fail-if: 'max_single_us=20': expected an operator (>, >=, <, <=, ==, !=) after max_single_us
 hwnoise|max_single_us>20ks|rtla hwnoise: Invalid --fail-if: 'max_single_us>20ks': max_single_us takes a time in ns, us, ms or s, not 'ks'
 hwnoise|max_single_us>20us x|rtla hwnoise: Invalid --fail-if: 'max_single_us>20us x': unexpected 'x' after the value
@@ -123,7 +123,7 @@ EOF_CASES
 		echo "-> $status: '$stderr'"
 		[ "$status" -eq 1 ]
 		[ -z "$output" ]
-		[ "$stderr" = "rtla compare: $BATS_TEST_TMPDIR/dhry.json: not a record of a noise tool (its schema is 'rtla-dhry'; compare takes records of osnoise top, osnoise hist, hwnoise, hwnoise hist, timerlat top and timerlat hist)" ]
+		[ "$stderr" = "rtla compare: $BATS_TEST_TMPDIR/dhry.json: not a record of a noise tool (its schema is 'rtla-dhry'; compare takes records of osnoise top, osnoise hist, hwnoise, hwnoise hist, timerlat top, timerlat hist, hwlat top and hwlat hist)" ]
 	done
 }
 

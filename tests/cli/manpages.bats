@@ -171,6 +171,11 @@ check_help_in_page() {
 	check_help_in_page rtla-timerlat-hist timerlat hist
 }
 
+@test "every option of rtla hwlat top and hwlat hist --help is in rtla-hwlat.rst" {
+	check_help_in_page rtla-hwlat hwlat top
+	check_help_in_page rtla-hwlat hwlat hist
+}
+
 # every other command of the table, each with its page rtla-COMMAND.rst (a
 # new command is checked without a new test, and fails until its page exists)
 @test "every option of each other command's --help is in its rtla-COMMAND.rst" {
@@ -178,7 +183,7 @@ check_help_in_page() {
 	# from the source's table: a list rtla gave could be empty and pass
 	names=$(command_names)
 	for cmd in $names; do
-		case $cmd in osnoise | hwnoise | timerlat | help) continue ;; esac
+		case $cmd in osnoise | hwnoise | timerlat | hwlat | help) continue ;; esac
 		echo "rtla $cmd --help against rtla-$cmd.rst"
 		check_help_in_page "rtla-$cmd" "$cmd" || failed=1
 	done

@@ -83,7 +83,8 @@ static void test_parse_malformed(void)
 		{ ">20", "'>20': expected METRIC OP VALUE, e.g. max_single_us>20" },
 		{ "max_single>20", "'max_single>20': unknown metric 'max_single' (max_single_us, "
 		  "max_noise_us, noise_us, cpu_available_pct, p50_us..p9999_us, *_count; timerlat: "
-		  "irq_max_us, thread_avg_us, user_min_us, p99_irq_us, ...)" },
+		  "irq_max_us, thread_avg_us, user_min_us, p99_irq_us, ...; hwlat: max_latency_us, "
+		  "exceeding_count, ...)" },
 		{ "max_single_us", "'max_single_us': expected an operator (>, >=, <, <=, ==, !=) "
 		  "after max_single_us" },
 		{ "max_single_us=20", "'max_single_us=20': expected an operator (>, >=, <, <=, ==, !=) "

@@ -108,6 +108,12 @@ static int open_shared(void)
 	return ledger_open(&shared, at("run/state"), "the test settings");
 }
 
+/* another tool whose settings are the same record's (hwlat beside osnoise) */
+static int open_shared_by_other(void)
+{
+	return ledger_open(&shared, at("run/state"), "the other tracer");
+}
+
 static int borrow_all(struct ledger *l)
 {
 	char name[8];
@@ -147,9 +153,10 @@ static void test_normal_end(void)
 		record[n] = '\0';
 		if (f)
 			fclose(f);
-		snprintf(want, sizeof(want), "pid %d\nrestore %s v2\nrestore %s \n", getpid(),
-			 at("v2"), at("v0"));
-		is_str(record, want, "normal end: the record: the pid, then each value written, once");
+		snprintf(want, sizeof(want), "pid %d the test settings\nrestore %s v2\nrestore %s \n",
+			 getpid(), at("v2"), at("v0"));
+		is_str(record, want,
+		       "normal end: the record: the pid and what it uses, then each value written, once");
 	}
 	is_int(ledger_close(&l), 0, "normal end: nothing failed");
 	is_str(first_line(at("v0")), "", "normal end: an empty original comes back empty");
@@ -291,7 +298,7 @@ static void test_bad_records(void)
 
 static void test_concurrent(void)
 {
-	char want[64];
+	char want[160];
 	const char *text;
 	int p[2], ret;
 	pid_t pid;
@@ -320,6 +327,10 @@ static void test_concurrent(void)
 	is_int(ret, -EBUSY, "a second run is refused");
 	snprintf(want, sizeof(want), "another rtla run (pid %d) is using the test settings", pid);
 	ok(strstr(text, want) != NULL, "the refusal names the holder's pid");
+	text = capture_stderr(open_shared_by_other, &ret);
+	is_int(ret, -EBUSY, "a run of another tool on the same settings is refused");
+	snprintf(want, sizeof(want), "another rtla run (pid %d) is using the test settings;", pid);
+	ok(strstr(text, want) != NULL, "the refusal names what the holder uses, not the refused run's");
 	is_str(first_line(at("v1")), "held", "the refused run changed nothing");
 	close(p[1]);
 	waitpid(pid, &ret, 0);

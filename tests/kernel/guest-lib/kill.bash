@@ -84,9 +84,10 @@ settled_within_1s() {
 	unset END	# one end, one check
 	[ -n "$t0" ] || { echo "settled_within_1s: no end time (call ended right after the wait)"; return 1; }
 	while :; do
-		inst=("$T"/instances/rtla_osnoise_* "$T"/instances/rtla_timerlat_*)
+		inst=("$T"/instances/rtla_osnoise_* "$T"/instances/rtla_timerlat_* "$T"/instances/rtla_hwlat_*)
 		gone=false
-		if [ ! -e "${inst[0]}" ] && [ ! -e "${inst[1]}" ] && [ ! -s /run/rtla/osnoise.state ] &&
+		if [ ! -e "${inst[0]}" ] && [ ! -e "${inst[1]}" ] && [ ! -e "${inst[2]}" ] &&
+			[ ! -s /run/rtla/osnoise.state ] &&
 			! alive "$GUARD"; then
 			gone=true
 		fi

@@ -16,6 +16,11 @@ snapshot() {
 	# timerlat: its kernel threads, rtla's workers, the PM QoS request, the idle states
 	echo "timerlat-threads=$(grep -l '^timerlat/' /proc/[0-9]*/comm 2>/dev/null | wc -l)"
 	echo "timerlatu=$(grep -l '^timerlatu/' /proc/[0-9]*/comm 2>/dev/null | wc -l)"
+	# hwlat: its global settings and its kernel threads
+	for f in "$T"/hwlat_detector/*; do
+		if [ -f "$f" ]; then echo "${f#"$T"/}=$(cat "$f")"; fi
+	done
+	echo "hwlatd=$(grep -l '^hwlatd' /proc/[0-9]*/comm 2>/dev/null | wc -l)"
 	echo "cpu_dma_latency=$(dma_latency)"
 	for f in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state[0-9]*/disable; do
 		if [ -e "$f" ]; then echo "$f=$(cat "$f")"; fi
@@ -46,6 +51,11 @@ unusual_settings() {
 	echo 0 >"$T/osnoise/cpus"
 	echo 2500 >"$T/osnoise/timerlat_period_us"
 	echo 9 >"$T/osnoise/print_stack"
+	if [ -e "$T/hwlat_detector/width" ]; then
+		echo 200000 >"$T/hwlat_detector/width"
+		echo 700000 >"$T/hwlat_detector/window"
+		echo per-cpu >"$T/hwlat_detector/mode"
+	fi
 	if [ -e "$T/osnoise/options" ]; then
 		echo NO_OSNOISE_WORKLOAD >"$T/osnoise/options"
 		echo OSNOISE_PREEMPT_DISABLE >"$T/osnoise/options"
@@ -61,6 +71,11 @@ default_settings() {
 	echo "$(cat /sys/devices/system/cpu/possible)" >"$T/osnoise/cpus"
 	echo 1000 >"$T/osnoise/timerlat_period_us"
 	echo 0 >"$T/osnoise/print_stack"
+	if [ -e "$T/hwlat_detector/width" ]; then
+		echo 1000000 >"$T/hwlat_detector/window"
+		echo 500000 >"$T/hwlat_detector/width"
+		echo round-robin >"$T/hwlat_detector/mode"
+	fi
 	if [ -e "$T/osnoise/options" ]; then
 		echo OSNOISE_WORKLOAD >"$T/osnoise/options"
 		echo NO_OSNOISE_IRQ_DISABLE >"$T/osnoise/options"
