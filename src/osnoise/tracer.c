@@ -90,16 +90,18 @@ static int check_tracer_free(void)
 	pid_t owner;
 	int ret = 0;
 
-	/* a run in another container (another /run) is known by its lock in tracefs */
-	if (tracefs_lock_check(OSNOISE_LOCK, "the osnoise tracer")) {
-		tracefs_list_free(names);
-		return -EBUSY;
-	}
+	/* first: a run refused for a foreign tracer touches nothing, not even a stale lock */
 	if (trace_instance_runs(NULL, "timerlat") || trace_instance_runs(NULL, "osnoise")) {
 		err_msg("the %s tracer is running at the top level of tracefs; osnoise cannot share it "
 			"(set current_tracer to nop if nothing uses it)",
 			trace_instance_runs(NULL, "timerlat") ? "timerlat" : "osnoise");
-		ret = -EBUSY;
+		tracefs_list_free(names);
+		return -EBUSY;
+	}
+	/* a run in another container (another /run) is known by its lock in tracefs */
+	if (tracefs_lock_check(OSNOISE_LOCK, "the osnoise tracer")) {
+		tracefs_list_free(names);
+		return -EBUSY;
 	}
 	for (int i = 0; !ret && names && names[i]; i++) {
 		bool timerlat = trace_instance_runs(names[i], "timerlat");

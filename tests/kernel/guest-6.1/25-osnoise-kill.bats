@@ -68,11 +68,11 @@ load /vm/lib/kill
 	cat a.txt b.txt
 	if [ "$sa" -eq 0 ]; then
 		[ "$sb" -eq 1 ]
-		grep -q "(pid $a)" b.txt
+		grep -qE "\(pid $a[,)]" b.txt
 	else
 		[ "$sa" -eq 1 ]
 		[ "$sb" -eq 0 ]
-		grep -q "(pid $b)" a.txt
+		grep -qE "\(pid $b[,)]" a.txt
 	fi
 	! grep -q "pid 0" a.txt b.txt || false
 	settled_within_1s
