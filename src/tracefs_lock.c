@@ -50,9 +50,17 @@ int tracefs_lock_path(const char *resource, char *buf, size_t len)
 	return trace_path(file, buf, len);
 }
 
+/* the holder's line ends with what it uses, after this */
+#define USES	"; uses "
+
 void tracefs_lock_refuse(const char *what, const char *holder)
 {
-	if (holder && *holder)
+	const char *uses = holder ? strstr(holder, USES) : NULL;
+
+	if (uses)
+		err_msg("another rtla run (%.*s) is using %s; its settings are global, so two runs "
+			"cannot share them", (int)(uses - holder), holder, uses + strlen(USES));
+	else if (holder && *holder)
 		err_msg("another rtla run (%s) is using %s; its settings are global, so two runs "
 			"cannot share them", holder, what);
 	else
@@ -60,8 +68,8 @@ void tracefs_lock_refuse(const char *what, const char *holder)
 			"share them", what);
 }
 
-/* "pid P, host H, since T: CMD": this run, as a refused one names it. */
-static void describe_self(char *buf, size_t len)
+/* "pid P, host H, since T: CMD; uses WHAT": this run, as a refused one names it. */
+static void describe_self(char *buf, size_t len, const char *what)
 {
 	char cmd[96] = "", since[32];
 	struct utsname u;
@@ -82,8 +90,8 @@ static void describe_self(char *buf, size_t len)
 		strcpy(u.nodename, "?");
 	gmtime_r(&now, &tm);
 	strftime(since, sizeof(since), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	snprintf(buf, len, "pid %d, host %s, since %s: %s", getpid(), u.nodename, since,
-		 *cmd ? cmd : "rtla");
+	snprintf(buf, len, "pid %d, host %s, since %s: %s" USES "%s", getpid(), u.nodename,
+		 since, *cmd ? cmd : "rtla", what);
 }
 
 /* A line into the instance's buffer; the kernel refuses it (EBADF) while a reader pauses it. */
@@ -258,7 +266,7 @@ int tracefs_lock_take(struct tracefs_lock *lk, const char *resource, const char 
 	for (size_t i = 0; i < sizeof(rnd); i++)
 		snprintf(nonce + 2 * i, 3, "%02x", rnd[i]);
 	memcpy(&seed, rnd, sizeof(seed));
-	describe_self(self, sizeof(self));
+	describe_self(self, sizeof(self), what);
 	for (int round = 0; round < LOCK_ROUNDS; round++) {
 		if (mkdir(lk->path, 0700)) {
 			if (errno != EEXIST) {

@@ -135,7 +135,9 @@ static int borrow(struct noise_run *run, struct hwlat_priv *t)
 	char path[PATH_MAX];
 	int ret;
 
-	if ((ret = ledger_open(&t->ledger, OSNOISE_STATE_FILE, "the hwlat tracer")))
+	/* the osnoise tools' lock: tracing_thresh is both tracers', and one run at a time */
+	if ((ret = ledger_open_global(&t->ledger, OSNOISE_STATE_FILE, "the hwlat tracer",
+				      OSNOISE_LOCK, RTLA_OWNED_DIR)))
 		return ret;
 	t->locked = true;
 	trace_instance_sweep();
