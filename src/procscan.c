@@ -109,7 +109,8 @@ int procscan_pids(struct procscan *ps)
 		procscan_free(ps);
 		return ret;
 	}
-	qsort(ps->pids, ps->nr, sizeof(*ps->pids), cmp_pid);
+	if (ps->nr)	/* none: pids is NULL, which qsort may not be given */
+		qsort(ps->pids, ps->nr, sizeof(*ps->pids), cmp_pid);
 	return 0;
 }
 
