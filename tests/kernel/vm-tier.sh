@@ -218,7 +218,9 @@ plan_guests() {
 		# Heaviest file first onto the lightest shard.
 		mapfile -t files < <(for d in $(test_dirs "$k"); do
 			while read -r f; do
-				[[ -n $f ]] && echo "$(weight "$k" "$d" "$f") $d/${f##*/}"
+				# the files with kernel arguments of their own run in their guest only
+				[[ -n $f && -z $(file_append "$f") ]] || continue
+				echo "$(weight "$k" "$d" "$f") $d/${f##*/}"
 			done <<<"${tests[$d]:-}"
 		done | sort -k1,1nr -k2)
 		load=()
