@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "json.h"
 #include "msg.h"
+#include "osnoise/hist.h"
 #include "osnoise/options.h"
 #include "osnoise/top.h"
 #include "parse.h"
@@ -193,7 +194,7 @@ static int hwlat_sink_new(struct noise_run *run)
 		if (!CPU_ISSET(cpu, &p->cpus))
 			continue;
 		for (int i = 0; i < 2; i++) {
-			d->cpu[cpu].bucket[i] = calloc(p->entries + 1, sizeof(uint64_t));
+			d->cpu[cpu].bucket[i] = noise_buckets_new(p);
 			if (!d->cpu[cpu].bucket[i])
 				return -ENOMEM;
 		}
@@ -213,13 +214,6 @@ static void hwlat_sink_free(struct noise_run *run)
 		free(d->cpu);
 	free(d);
 	run->hwlat = NULL;
-}
-
-static void count_in_bucket(const struct noise_params *p, uint64_t *bucket, uint64_t us)
-{
-	uint64_t b = us / p->bucket_us;
-
-	bucket[b < (uint64_t)p->entries ? b : (uint64_t)p->entries]++;
 }
 
 void hwlat_add_sample(struct noise_run *run, const struct hwlat_sample *s)
@@ -246,8 +240,8 @@ void hwlat_add_sample(struct noise_run *run, const struct hwlat_sample *s)
 	if (s->seqnum > d->max_seqnum)
 		d->max_seqnum = s->seqnum;
 	if (c->bucket[0]) {
-		count_in_bucket(run->params, c->bucket[0], s->inner_us);
-		count_in_bucket(run->params, c->bucket[1], s->outer_us);
+		noise_buckets_count(run->params, c->bucket[0], s->inner_us);
+		noise_buckets_count(run->params, c->bucket[1], s->outer_us);
 	}
 }
 
@@ -490,24 +484,8 @@ static void hwlat_hist_json(struct json *j, const struct noise_run *run)
 			continue;
 		json_object_begin(j, NULL);
 		json_i64(j, "cpu", cpu);
-		for (int i = 0; i < 2; i++) {
-			const uint64_t *bucket = run->hwlat->cpu[cpu].bucket[i];
-
-			/* [bucket start, count] pairs of the non-empty buckets, then the over count */
-			json_object_begin(j, names[i]);
-			json_array_begin(j, "buckets");
-			for (long long b = 0; b < p->entries; b++) {
-				if (!bucket[b])
-					continue;
-				json_array_begin(j, NULL);
-				json_i64(j, NULL, b * p->bucket_us);
-				json_u64(j, NULL, bucket[b]);
-				json_array_end(j);
-			}
-			json_array_end(j);
-			json_u64(j, "over", bucket[p->entries]);
-			json_object_end(j);
-		}
+		for (int i = 0; i < 2; i++)
+			noise_buckets_json(j, names[i], p, run->hwlat->cpu[cpu].bucket[i]);
 		json_object_end(j);
 	}
 	json_array_end(j);

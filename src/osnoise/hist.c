@@ -502,3 +502,33 @@ const struct noise_tool osnoise_hist_tool = {
 	.period_us = NOISE_PERIOD_US,
 	NOISE_HIST_SINK_AND_PRINTERS,
 };
+
+uint64_t *noise_buckets_new(const struct noise_params *p)
+{
+	return calloc(p->entries + 1, sizeof(uint64_t));
+}
+
+void noise_buckets_count(const struct noise_params *p, uint64_t *bucket, uint64_t v)
+{
+	uint64_t b = v / p->bucket_us;
+
+	bucket[b < (uint64_t)p->entries ? b : (uint64_t)p->entries]++;
+}
+
+void noise_buckets_json(struct json *j, const char *name, const struct noise_params *p,
+			const uint64_t *bucket)
+{
+	json_object_begin(j, name);
+	json_array_begin(j, "buckets");
+	for (long long b = 0; b < p->entries; b++) {
+		if (!bucket[b])
+			continue;
+		json_array_begin(j, NULL);
+		json_i64(j, NULL, b * p->bucket_us);
+		json_u64(j, NULL, bucket[b]);
+		json_array_end(j);
+	}
+	json_array_end(j);
+	json_u64(j, "over", bucket[p->entries]);
+	json_object_end(j);
+}

@@ -58,4 +58,15 @@ struct hist_slot *noise_hist_sorted(const struct noise_hist *h, int cpu, size_t 
 uint64_t noise_hist_percentile(const struct hist_slot *s, size_t n, uint64_t total,
 			       unsigned per_10000);
 
+/*
+ * A histogram row of the tools that bucket as they go (timerlat hist,
+ * hwlat hist): -E entries of -b units each, then one "over" counter.
+ */
+uint64_t *noise_buckets_new(const struct noise_params *p);
+/* Count V (in the row's unit) in its bucket, or in "over". */
+void noise_buckets_count(const struct noise_params *p, uint64_t *bucket, uint64_t v);
+/* The row as NAME: {"buckets": [[start, count] of each non-empty one], "over": N}. */
+void noise_buckets_json(struct json *j, const char *name, const struct noise_params *p,
+			const uint64_t *bucket);
+
 #endif

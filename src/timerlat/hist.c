@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "json.h"
+#include "osnoise/hist.h"
 #include "osnoise/top.h"
 #include "timerlat/timerlat.h"
 
@@ -154,24 +155,10 @@ void timerlat_hist_json(struct json *j, const struct noise_run *run)
 		json_object_begin(j, NULL);
 		json_i64(j, "cpu", cpu);
 		for (int x = 0; x < TL_CONTEXTS; x++) {
-			const uint64_t *bucket = run->latency->cpu[cpu].bucket[x];
-
 			if (x == TL_USER && !timerlat_user_data(p))
 				continue;
-			/* [bucket start, count] pairs of the non-empty buckets, then the over count */
-			json_object_begin(j, timerlat_context_names[x]);
-			json_array_begin(j, "buckets");
-			for (long long b = 0; b < p->entries; b++) {
-				if (!bucket[b])
-					continue;
-				json_array_begin(j, NULL);
-				json_i64(j, NULL, b * p->bucket_us);
-				json_u64(j, NULL, bucket[b]);
-				json_array_end(j);
-			}
-			json_array_end(j);
-			json_u64(j, "over", bucket[p->entries]);
-			json_object_end(j);
+			noise_buckets_json(j, timerlat_context_names[x], p,
+					   run->latency->cpu[cpu].bucket[x]);
 		}
 		json_object_end(j);
 	}

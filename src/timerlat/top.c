@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "osnoise/hist.h"
 #include "osnoise/top.h"
 #include "timerlat/timerlat.h"
 #include "util.h"
@@ -51,7 +52,7 @@ int timerlat_sink_new(struct noise_run *run)
 		if (!CPU_ISSET(cpu, &p->cpus))
 			continue;
 		for (int c = 0; c < TL_CONTEXTS; c++) {
-			d->cpu[cpu].bucket[c] = calloc(p->entries + 1, sizeof(uint64_t));
+			d->cpu[cpu].bucket[c] = noise_buckets_new(p);
 			if (!d->cpu[cpu].bucket[c])
 				return -ENOMEM;
 		}
@@ -113,12 +114,8 @@ void timerlat_add_latency(struct noise_run *run, int cpu, enum timerlat_context 
 		return;
 	if (d->hist) {
 		/* upstream's hist works in the display unit from the start */
-		uint64_t bucket;
-
 		v = ns / d->divisor;
-		bucket = v / run->params->bucket_us;
-		c->bucket[context][bucket < (uint64_t)run->params->entries ?
-				   bucket : (uint64_t)run->params->entries]++;
+		noise_buckets_count(run->params, c->bucket[context], v);
 		count_us(c, context, ns / 1000);
 	}
 	if (!s->count) {
