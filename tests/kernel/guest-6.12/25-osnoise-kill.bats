@@ -51,17 +51,7 @@ tool() {
 @test "SIGKILL in the middle of the teardown: the guardian finishes it" {
 	for tool in "osnoise top" hwnoise; do
 		# shellcheck disable=SC2086
-		"$RTLA" $tool -c 1 -d 30s -q >out.txt 2>err.txt &
-		pid=$!
-		nap_random 3000
-		look_at_run
-		kill -INT "$pid"
-		nap_random 300
-		kill -KILL "$pid" 2>/dev/null || true
-		wait "$pid" || true
-		ended
-		settled_within_1s
-		echo "# killed in its teardown: restored $MS ms after the end" >&3
+		kill_in_teardown $tool
 	done
 }
 

@@ -38,15 +38,5 @@ HW=(hwlat top -p 20000 -r 2000)
 }
 
 @test "hwlat: SIGKILL in the middle of the teardown: the guardian finishes it" {
-	"$RTLA" "${HW[@]}" -c 1 -d 30s -q >out.txt 2>err.txt &
-	pid=$!
-	nap_random 3000
-	look_at_run
-	kill -INT "$pid"
-	nap_random 300
-	kill -KILL "$pid" 2>/dev/null || true
-	wait "$pid" || true
-	ended
-	settled_within_1s
-	echo "# killed in its teardown: restored $MS ms after the end" >&3
+	kill_in_teardown "${HW[@]}"
 }

@@ -121,6 +121,23 @@ look_at_run() {
 	[ ! -s /run/rtla/osnoise.state ] || SETUP=true
 }
 
+# kill_in_teardown ARGS...: rtla ARGS -c 1 -d 30s -q, ended by SIGINT at a
+# random point and SIGKILLed in its teardown: the guardian finishes it, and
+# everything is back within 1 s of the end (pid: the run's)
+kill_in_teardown() {
+	"$RTLA" "$@" -c 1 -d 30s -q >out.txt 2>err.txt &
+	pid=$!
+	nap_random 3000
+	look_at_run
+	kill -INT "$pid"
+	nap_random 300
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" || true
+	ended
+	settled_within_1s || return 1
+	echo "# killed in its teardown: restored $MS ms after the end" >&3
+}
+
 # sleep a random 0 to $1 ms
 nap_random() {
 	local ms=$((RANDOM % $1))
