@@ -558,26 +558,27 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 		status = ret == -EPERM ? EXIT_STOPPED : EXIT_ERROR;
 		goto out_sink;
 	}
+	/*
+	 * read before the backend borrows anything, and not during the
+	 * measurement: each read is an IPI to the CPU (smi.c); an offline CPU
+	 * has no device file, and no measurement
+	 */
+	noise_measured_cpus(p, &measured);
+	if (smi_counts_start(&run.smi, SMI_ROOT_LIVE, &measured, p->nr_cpus)) {
+		err_msg("out of memory");
+		goto out_sink;
+	}
+	/* a gate on SMIs that cannot be read must not cost a run to fail, nor pass */
+	if (!run.smi.available && gate_asks(&p->criteria, GATE_SMI)) {
+		err_msg("--fail-if smi_count cannot be judged: %s", run.smi.why);
+		goto out_sink;
+	}
 
 	install_signals(&run);
 	ret = run.backend->setup(&run);
 	if (ret || run.stop_requested)
 		goto out_teardown;
 	set_house_keeping(p);
-	/*
-	 * read before the measurement starts: each read is an IPI to the CPU
-	 * (smi.c); an offline CPU has no device file, and no measurement
-	 */
-	noise_measured_cpus(p, &measured);
-	if (smi_counts_start(&run.smi, SMI_ROOT_LIVE, &measured, p->nr_cpus)) {
-		err_msg("out of memory");
-		goto out_teardown;
-	}
-	/* a gate on SMIs that cannot be read must not cost a run to fail, nor pass */
-	if (!run.smi.available && gate_asks(&p->criteria, GATE_SMI)) {
-		err_msg("--fail-if smi_count cannot be judged: %s", run.smi.why);
-		goto out_teardown;
-	}
 	ret = run.backend->enable(&run);
 	if (ret)
 		goto out_teardown;
