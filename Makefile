@@ -212,7 +212,13 @@ ARM64_BUNDLE := $(ARM64_O)/bundle/rtla-$(VERSION)-arm64
 bundle-arm64: pkgcheck
 	$(Q)$(MAKE) --no-print-directory CROSS_COMPILE=aarch64-linux-gnu- O=$(ARM64_O) bundle
 
-check: all $(UNIT_BINS) $(if $(CROSS_ARCH),,bundle-arm64)
+# make packages: everything a user installs, each part beside $(BUILD) for
+# the package tier of check (tests/package/): the board bundles of the other
+# architectures in $(BUILD)-ARCH/bundle, ... Each part adds itself below.
+.PHONY: packages
+packages: bundle-arm64
+
+check: all $(UNIT_BINS) $(if $(CROSS_ARCH),,packages)
 	$(Q)tests/check.sh --build $(BUILD) --asan $(ASAN_O) --fuzz $(FUZZ_O) \
 		$(if $(CROSS_ARCH),,--arm64 $(ARM64_BUNDLE))
 

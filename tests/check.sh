@@ -6,7 +6,7 @@
 # dies without reporting its tests counts as one failure.
 #
 #   tests/check.sh --build DIR [--asan DIR] [--fuzz DIR] [--arm64 DIR] [--tier NAME]...
-#   NAME: lint, unit, unit-asan, cli, cli-asan, fuzz, fixtures, host, vm or mutants
+#   NAME: lint, unit, unit-asan, cli, cli-asan, fuzz, fixtures, host, package, vm or mutants
 #   RTLA_SKIP_VM=1 skips the VM tier (quick local runs; CI always runs it).
 #
 # --asan DIR names a second tree built with ASan+UBSan ("make asan"): each
@@ -36,7 +36,7 @@ done
 if [ ${#tiers[@]} -eq 0 ]; then
 	# lint checks the tests themselves (tests/lint/bats-lint) before they run;
 	# unit and cli are followed by their twins on the ASan tree, then the fuzz smoke
-	tiers=(lint unit ${asan:+unit-asan} cli ${asan:+cli-asan} ${fuzz:+fuzz} fixtures host vm mutants)
+	tiers=(lint unit ${asan:+unit-asan} cli ${asan:+cli-asan} ${fuzz:+fuzz} fixtures host package vm mutants)
 fi
 
 RTLA=$(cd "$build" && pwd)/rtla
@@ -148,6 +148,8 @@ for tier in "${tiers[@]}"; do
 	cli) run_tier cli bats_tier tests/cli ;;
 	fixtures) run_tier fixtures bats_tier tests/fixtures ;;
 	host) run_tier host bats_tier tests/host ;;
+	# what "make packages" made beside $build: the board bundles, the .deb, the image
+	package) run_tier package bats_tier tests/package ;;
 	vm)
 		if [ -n "${RTLA_SKIP_VM:-}" ]; then
 			echo "# tier vm skipped: RTLA_SKIP_VM is set"
