@@ -274,6 +274,18 @@ bundle: $(STATIC_RTLA)
 	@printf '  %-7s %s: rtla %s bytes, %s %s bytes\n' SIZE $(BUNDLE_NAME) \
 		$$(stat -c %s $(BUNDLE_DIR)/rtla) $(BUNDLE_NAME).tar.gz $$(stat -c %s $(BUILD)/bundle/$(BUNDLE_NAME).tar.gz)
 
+# make oci: the container image of this architecture's bundle, an OCI
+# archive in $(BUILD)/oci/ (scripts/oci-image.sh; podman load -i FILE).
+# The last commit's time stamps it, so a tree gives the same image each time.
+OCI_IMAGE := $(BUILD)/oci/rtla-$(VERSION)-$(BUNDLE_ARCH).oci.tar
+.PHONY: oci
+oci: bundle
+	$(call quiet,OCI,$(OCI_IMAGE))
+	@mkdir -p $(dir $(OCI_IMAGE))
+	$(Q)SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || stat -c %Y VERSION) \
+		scripts/oci-image.sh $(BUNDLE_DIR) $(BUNDLE_ARCH) $(VERSION) $(OCI_IMAGE)
+packages: oci
+
 bench: all
 	$(Q)bench/run.sh --build $(BUILD)
 

@@ -25,6 +25,8 @@ fuzz="$build clang libclang-rt-dev"
 # the arm64 VM tier of check: qemu, and the cross build of the board bundle
 # (dpkg-dev: dpkg-source unpacks util-linux's source for the static libsmartcols)
 check="$check qemu-system-arm gcc-aarch64-linux-gnu dpkg-dev"
+# the container image: umoci builds it; podman (with runc) runs it in the package tier
+check="$check umoci podman runc jq"
 cross_arch=
 
 case "${1:-build}" in

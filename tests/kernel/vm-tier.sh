@@ -377,7 +377,7 @@ build_initramfs() {
 	cp "$VM_CACHE/bash/bash" "$ROOT/bin/bash"
 	ln -s /bin/bash "$ROOT/usr/bin/bash"
 	# Programs from the host (bookworm, like our rtla's libraries).
-	for prog in chrt nice stdbuf script; do
+	for prog in chrt nice stdbuf script setpriv; do
 		f=$(command -v "$prog" || true)
 		if [[ -n $f ]]; then
 			rm -f "$ROOT/usr/bin/$prog"
