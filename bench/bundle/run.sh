@@ -8,7 +8,7 @@
 #   RTLA=build/rtla bench/bundle/run.sh      (or: bench/run.sh --build build bundle)
 #   RUNS=50 to change the repetitions
 #
-# Builds the bundle of RTLA's tree (make bundle) and reports the arm64 one
+# Builds the bundle and the container image of RTLA's tree (make oci) and reports the arm64 one
 # too when it was built (make CROSS_COMPILE=aarch64-linux-gnu- bundle).
 # Uses hyperfine when installed, else a timed loop (median of RUNS).
 set -eu
@@ -18,10 +18,11 @@ rtla=${RTLA:-build/rtla}
 runs=${RUNS:-50}
 [ -x "$rtla" ] || { echo "bundle bench: no rtla binary at $rtla (set RTLA)" >&2; exit 1; }
 build=$(dirname "$rtla")
-make --no-print-directory -s O="$build" bundle >/dev/null
+make --no-print-directory -s O="$build" oci >/dev/null
 version=$(cat VERSION)
 arch=$(dpkg --print-architecture)
 static=$build/bundle/rtla-$version-$arch/rtla
+image=$build/oci/rtla-$version-$arch.oci.tar
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -37,6 +38,7 @@ done < <(ldd "$rtla" | grep -oE '/[^ ]+' | sort -u)
 echo "size ($arch):"
 printf '  %-46s %10s\n' "bundle: static rtla, stripped" "$(kb "$(size "$static")")"
 printf '  %-46s %10s\n' "bundle: rtla-$version-$arch.tar.gz" "$(kb "$(size "$build/bundle/rtla-$version-$arch.tar.gz")")"
+printf '  %-46s %10s\n' "OCI image (make oci), the archive" "$(kb "$(size "$image")")"
 printf '  %-46s %10s\n' "dynamic rtla, stripped" "$(kb "$(size "$tmp/rtla")")"
 printf '  %-46s %10s\n' "dynamic rtla + its $(ldd "$rtla" | grep -c '/') shared libraries" "$(kb $(($(size "$tmp/rtla") + libs)))"
 for a in arm64 riscv64; do
