@@ -26,8 +26,15 @@ PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 MANDIR    ?= $(PREFIX)/share/man/man1
 
+# ccache, where installed (make check installs it), keeps what was compiled
+# across trees and clones in /var/cache/rtla-ccache (CCACHE_DIR): a check on
+# a fresh clone compiles only what changed since the last. CCACHE= turns it off.
+CCACHE    ?= $(shell command -v ccache 2>/dev/null)
+ifneq ($(CCACHE),)
+export CCACHE_DIR ?= /var/cache/rtla-ccache
+endif
 ifeq ($(origin CC),default)
-CC        := $(CROSS_COMPILE)gcc$(if $(SYSROOT), --sysroot=$(SYSROOT))
+CC        := $(if $(CCACHE),$(CCACHE) )$(CROSS_COMPILE)gcc$(if $(SYSROOT), --sysroot=$(SYSROOT))
 endif
 # make predefines AR (as it does CC): only a value of its own is kept.
 ifeq ($(origin AR),default)
@@ -131,8 +138,8 @@ deps-build deps-check deps-bench deps-cross-arm64 deps-cross-riscv64:
 	$(Q)scripts/deps.sh $(@:deps-%=%)
 
 pkgcheck:
-	$(Q)command -v $(firstword $(CC)) >/dev/null || { \
-		echo "rtla: no compiler $(firstword $(CC))$(if $(CROSS_TRIPLET),: install the Debian package gcc-$(CROSS_TRIPLET))" >&2; \
+	$(Q)command -v $(firstword $(filter-out $(CCACHE),$(CC))) >/dev/null || { \
+		echo "rtla: no compiler $(firstword $(filter-out $(CCACHE),$(CC)))$(if $(CROSS_TRIPLET),: install the Debian package gcc-$(CROSS_TRIPLET))" >&2; \
 		exit 1; }
 	$(Q)for p in $(PKGS); do \
 		mod=$${p%%:*}; rest=$${p#*:}; min=$${rest%%:*}; deb=$${rest#*:}; \

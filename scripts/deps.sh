@@ -27,6 +27,8 @@ fuzz="$build clang libclang-rt-dev"
 check="$check qemu-system-arm gcc-aarch64-linux-gnu dpkg-dev"
 # the container image: umoci builds it; podman (with runc) runs it in the package tier
 check="$check umoci podman runc jq"
+# ccache: the many trees of check (host, ASan, fuzz, cross, mutants) compile each unit once
+check="$check ccache"
 cross_arch=
 
 case "${1:-build}" in
