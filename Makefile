@@ -39,7 +39,7 @@ CC        := $(if $(CCACHE),$(CCACHE) )$(CROSS_COMPILE)gcc$(if $(SYSROOT), --sys
 # riscv64 links with trixie's ld, as its sysroot is trixie's: bookworm's
 # crashes on trixie's objects (scripts/cross-sysroot.sh says why).
 ifeq ($(CROSS_ARCH),riscv64)
-CC        += -B$(RTLA_CROSS_CACHE)/riscv64/linker/bin/
+CC        += -B$(RTLA_CROSS_CACHE)/riscv64/linker/ld-only/
 endif
 endif
 # make predefines AR (as it does CC): only a value of its own is kept.

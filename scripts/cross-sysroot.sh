@@ -16,7 +16,7 @@
 # libbfd) on any static link, even of "hello world"; --no-relax does not
 # help, the relocations are in the objects.  So trixie's own
 # binutils-riscv64-linux-gnu and its run-time closure (host architecture) are
-# unpacked like the sysroot into ARCH/linker, and ARCH/linker/bin/ld runs
+# unpacked like the sysroot into ARCH/linker, and ARCH/linker/ld-only/ld runs
 # that ld through trixie's own dynamic loader and libraries: no chroot, no
 # root, nothing installed.  The Makefile hands it to bookworm's gcc (-B):
 # compiling stays bookworm's, only the link is trixie's.
@@ -66,7 +66,7 @@ LINKER=""
 
 ready() {
 	[[ -f $CACHE/ready && -d $CACHE/sysroot/usr/include ]] &&
-		{ [[ -z $LINKER ]] || [[ -x $CACHE/linker/bin/ld ]]; }
+		{ [[ -z $LINKER ]] || [[ -x $CACHE/linker/ld-only/ld ]]; }
 }
 if ((!refresh)) && ready; then
 	exit 0
@@ -177,15 +177,17 @@ if [[ -n $LINKER ]]; then
 	multiarch=$(gcc -dumpmachine)
 	loaders=("$LROOT/usr/lib/$multiarch"/ld-linux*.so.*)
 	[[ -f ${loaders[0]} ]] || die "trixie's $LINKER: no dynamic loader in $LROOT/usr/lib/$multiarch"
-	# gcc -B DIR/ takes DIR/ld as its linker; the paths are the cache's own.
-	mkdir -p "$LROOT/bin"
-	cat >"$LROOT/bin/ld" <<EOF
+	# gcc -B DIR/ takes DIR/ld as its linker, and would take any other tool
+	# found there as well: ld-only/ holds the wrapper alone (usr/bin has
+	# trixie's as, which stays out). The paths are the cache's own.
+	mkdir -p "$LROOT/ld-only"
+	cat >"$LROOT/ld-only/ld" <<EOF
 #!/bin/sh
 # trixie's $LINKER, run by trixie's loader and libraries (scripts/cross-sysroot.sh)
 exec "${loaders[0]}" --library-path "$LROOT/usr/lib/$multiarch" "$LROOT/usr/bin/$triplet-ld.bfd" "\$@"
 EOF
-	chmod +x "$LROOT/bin/ld"
-	"$LROOT/bin/ld" --version >/dev/null || die "trixie's $triplet-ld does not run here ($LROOT/bin/ld)"
+	chmod +x "$LROOT/ld-only/ld"
+	"$LROOT/ld-only/ld" --version >/dev/null || die "trixie's $triplet-ld does not run here ($LROOT/ld-only/ld)"
 	ln -sfn "${LROOT##*/}" "$CACHE/linker.new"
 	mv -T "$CACHE/linker.new" "$CACHE/linker"
 fi
