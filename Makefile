@@ -10,13 +10,14 @@
 
 VERSION   := $(shell cat VERSION)
 
-# Cross builds: make CROSS_COMPILE=aarch64-linux-gnu- (or riscv64-linux-gnu-)
+# Cross builds: make CROSS_COMPILE=aarch64-linux-gnu- (or riscv64-linux-gnu-,
+# arm-linux-gnueabihf-)
 # fetches Debian's -dev packages of that architecture into a cached sysroot
 # (scripts/cross-sysroot.sh, through scripts/deps.sh cross-ARCH) and points
 # the compiler and pkg-config at it; objects go to build-ARCH. Another
 # prefix needs SYSROOT=DIR (a root with the -dev files of its libraries).
 CROSS_TRIPLET := $(patsubst %-,%,$(notdir $(CROSS_COMPILE)))
-CROSS_ARCH := $(if $(filter aarch64-%,$(CROSS_TRIPLET)),arm64,$(if $(filter riscv64-%,$(CROSS_TRIPLET)),riscv64))
+CROSS_ARCH := $(if $(filter aarch64-%,$(CROSS_TRIPLET)),arm64,$(if $(filter riscv64-%,$(CROSS_TRIPLET)),riscv64,$(if $(filter arm-%-gnueabihf,$(CROSS_TRIPLET)),armhf)))
 RTLA_CROSS_CACHE ?= /var/cache/rtla-cross
 SYSROOT   ?= $(if $(CROSS_ARCH),$(RTLA_CROSS_CACHE)/$(CROSS_ARCH)/sysroot)
 
@@ -35,6 +36,11 @@ export CCACHE_DIR ?= /var/cache/rtla-ccache
 endif
 ifeq ($(origin CC),default)
 CC        := $(if $(CCACHE),$(CCACHE) )$(CROSS_COMPILE)gcc$(if $(SYSROOT), --sysroot=$(SYSROOT))
+# riscv64 links with trixie's ld, as its sysroot is trixie's: bookworm's
+# crashes on trixie's objects (scripts/cross-sysroot.sh says why).
+ifeq ($(CROSS_ARCH),riscv64)
+CC        += -B$(RTLA_CROSS_CACHE)/riscv64/linker/ld-only/
+endif
 endif
 # make predefines AR (as it does CC): only a value of its own is kept.
 ifeq ($(origin AR),default)
@@ -116,7 +122,7 @@ BASHCOMPDIR ?= $(or $(shell $(PKG_CONFIG) --define-variable=prefix=$(PREFIX) \
 		    $(PREFIX)/share/bash-completion/completions)
 
 .PHONY: all check run install uninstall clean bench deps-build deps-check deps-bench \
-	deps-cross-arm64 deps-cross-riscv64 pkgcheck unit vm-run
+	deps-cross-arm64 deps-cross-armhf deps-cross-riscv64 pkgcheck unit vm-run
 .DELETE_ON_ERROR:
 
 all: $(RTLA) $(if $(RST2MAN),$(MANS))
@@ -134,7 +140,7 @@ ifneq ($(CROSS_ARCH),)
 pkgcheck: deps-cross-$(CROSS_ARCH)
 endif
 
-deps-build deps-check deps-bench deps-cross-arm64 deps-cross-riscv64:
+deps-build deps-check deps-bench deps-cross-arm64 deps-cross-armhf deps-cross-riscv64:
 	$(Q)scripts/deps.sh $(@:deps-%=%)
 
 pkgcheck:
@@ -212,18 +218,23 @@ $(BUILD)/man/rtla-timerlat-hist.1: Documentation/rtla-timerlat-top.rst
 
 unit: $(UNIT_BINS)
 
-# The arm64 bundle for the VM tier's arm64 guest, cross-built in its own tree.
-ARM64_O      ?= $(patsubst %/,%,$(BUILD))-arm64
-ARM64_BUNDLE := $(ARM64_O)/bundle/rtla-$(VERSION)-arm64
-.PHONY: bundle-arm64
-bundle-arm64: pkgcheck
-	$(Q)$(MAKE) --no-print-directory CROSS_COMPILE=aarch64-linux-gnu- O=$(ARM64_O) bundle
+# The board bundles, each cross-built in its own tree beside $(BUILD):
+# make bundle-ARCH is make CROSS_COMPILE=TRIPLET- O=$(BUILD)-ARCH bundle.
+# The arm64 one is also the VM tier's arm64 guest.
+BOARD_TRIPLETS := arm64:aarch64-linux-gnu armhf:arm-linux-gnueabihf riscv64:riscv64-linux-gnu
+ARM64_BUNDLE := $(patsubst %/,%,$(BUILD))-arm64/bundle/rtla-$(VERSION)-arm64
+BOARD_BUNDLES := $(foreach t,$(BOARD_TRIPLETS),bundle-$(word 1,$(subst :, ,$(t))))
+.PHONY: $(BOARD_BUNDLES)
+$(BOARD_BUNDLES): bundle-%: pkgcheck
+	$(Q)$(MAKE) --no-print-directory O=$(patsubst %/,%,$(BUILD))-$* \
+		CROSS_COMPILE=$(patsubst $*:%,%-,$(filter $*:%,$(BOARD_TRIPLETS))) bundle
 
 # make packages: everything a user installs, each part beside $(BUILD) for
 # the package tier of check (tests/package/): the board bundles of the other
 # architectures in $(BUILD)-ARCH/bundle, ... Each part adds itself below.
 .PHONY: packages
 packages: bundle-arm64
+packages: bundle-riscv64 bundle-armhf
 
 check: all $(UNIT_BINS) $(if $(CROSS_ARCH),,packages)
 	$(Q)tests/check.sh --build $(BUILD) --asan $(ASAN_O) --fuzz $(FUZZ_O) \
@@ -263,9 +274,6 @@ static_libs = $(shell $(PKG_CONFIG) --static --libs $(PKG_NAMES))
 
 .PHONY: bundle
 $(STATIC_RTLA): $(BUILD)/src/main.o $(LIB) $(BUILD)/src/static/sd_stub.o | pkgcheck
-ifeq ($(CROSS_ARCH),riscv64)
-	@echo "rtla: no bundle for riscv64: bookworm's riscv64 ld crashes linking trixie's static libraries; make CROSS_COMPILE=$(CROSS_COMPILE) builds a dynamic rtla" >&2; exit 1
-endif
 	$(Q)dir=$$(scripts/static-smartcols.sh "$(CC)" $$($(CC) -dumpmachine)) || exit 1; \
 	printf '  %-7s %s\n' LD $@; \
 	$(CC) -static $(CFLAGS) $(LDFLAGS) -o $@ $^ -L$$dir $(static_libs) -lpthread -lm 2>$@.log || \

@@ -29,6 +29,10 @@ check="$check qemu-system-arm gcc-aarch64-linux-gnu dpkg-dev"
 check="$check umoci podman runc jq"
 # ccache: the many trees of check (host, ASan, fuzz, cross, mutants) compile each unit once
 check="$check ccache"
+# the package tier: the riscv64 and armhf bundles, run by qemu-riscv64 and
+# qemu-arm by name (qemu-user; never qemu-user-static or qemu-user-binfmt,
+# which register binfmt_misc handlers: a global kernel setting)
+check="$check gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf qemu-user file"
 cross_arch=
 
 case "${1:-build}" in
@@ -36,12 +40,15 @@ build) want=$build ;;
 check) want=$check ;;
 bench) want=$bench ;;
 fuzz) want=$fuzz ;;
-cross-arm64 | cross-riscv64)
+cross-arm64 | cross-armhf | cross-riscv64)
 	cross_arch=${1#cross-}
-	triplet=aarch64-linux-gnu
-	[ "$cross_arch" = riscv64 ] && triplet=riscv64-linux-gnu
+	case $cross_arch in
+	arm64) triplet=aarch64-linux-gnu ;;
+	armhf) triplet=arm-linux-gnueabihf ;;
+	riscv64) triplet=riscv64-linux-gnu ;;
+	esac
 	want="$build gcc-$triplet dpkg-dev" ;;
-*) echo "usage: $0 build|check|bench|fuzz|cross-arm64|cross-riscv64" >&2; exit 1 ;;
+*) echo "usage: $0 build|check|bench|fuzz|cross-arm64|cross-armhf|cross-riscv64" >&2; exit 1 ;;
 esac
 # check also cross-builds the arm64 bundle for its arm64 VM guest.
 [ "${1:-build}" = check ] && cross_arch=arm64

@@ -8,11 +8,47 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The number of elements of an array (not of a pointer: the compiler warns). */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * A * B / C, rounded down, with the product in full: it may pass 64 bits, the
+ * quotient may not. 64-bit targets have a 128-bit integer; 32-bit ones (armhf)
+ * have none, and take the long multiplication and division below.
+ */
+static inline uint64_t mul_div_u64_long(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0;
+	uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+	uint64_t hi = a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+	uint64_t lo = (mid << 32) | (p00 & 0xffffffffu), q = 0, r = 0;
+
+	for (int i = 127; i >= 0; i--) {
+		uint64_t carry = r >> 63;
+
+		r = r << 1 | ((i >= 64 ? hi >> (i - 64) : lo >> i) & 1);
+		q <<= 1;
+		if (carry || r >= c) {
+			r -= c;
+			q |= 1;
+		}
+	}
+	return q;
+}
+
+static inline uint64_t mul_div_u64(uint64_t a, uint64_t b, uint64_t c)
+{
+#ifdef __SIZEOF_INT128__
+	return (uint64_t)((unsigned __int128)a * b / c);
+#else
+	return mul_div_u64_long(a, b, c);
+#endif
+}
 
 /* Does S end with SUFFIX? */
 static inline bool str_ends_with(const char *s, const char *suffix)

@@ -41,7 +41,7 @@ printf '  %-46s %10s\n' "bundle: rtla-$version-$arch.tar.gz" "$(kb "$(size "$bui
 printf '  %-46s %10s\n' "OCI image (make oci), the archive" "$(kb "$(size "$image")")"
 printf '  %-46s %10s\n' "dynamic rtla, stripped" "$(kb "$(size "$tmp/rtla")")"
 printf '  %-46s %10s\n' "dynamic rtla + its $(ldd "$rtla" | grep -c '/') shared libraries" "$(kb $(($(size "$tmp/rtla") + libs)))"
-for a in arm64 riscv64; do
+for a in arm64 armhf riscv64; do
 	d=build-$a/bundle/rtla-$version-$a
 	if [ "$a" = "$arch" ] || [ ! -x "$d/rtla" ]; then continue; fi
 	echo "size ($a, cross-built):"

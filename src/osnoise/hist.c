@@ -166,8 +166,9 @@ struct hist_slot *noise_hist_sorted(const struct noise_hist *h, int cpu, size_t 
 uint64_t noise_hist_percentile(const struct hist_slot *s, size_t n, uint64_t total,
 			       unsigned per_10000)
 {
-	unsigned __int128 scaled = (unsigned __int128)total * per_10000;
-	uint64_t rank = (uint64_t)((scaled + 9999) / 10000), seen = 0;
+	/* ceil(total * per_10000 / 10000), with no product wider than 64 bits */
+	uint64_t rank = total / 10000 * per_10000 + (total % 10000 * per_10000 + 9999) / 10000;
+	uint64_t seen = 0;
 
 	if (!n || !total)
 		return 0;

@@ -35,6 +35,7 @@
 #include <sys/types.h>
 
 #include "osnoise/osnoise.h"
+#include "util.h"
 
 #define SAMPLER_CACHELINE	64
 /* gaps per CPU between two drains (1 s): one per 30 us */
@@ -62,7 +63,7 @@ bool sampler_tsc_usable(void);
 
 static inline uint64_t sampler_ticks_to_ns(const struct sampler_clock *ck, uint64_t t)
 {
-	return ck->tsc ? (uint64_t)(((unsigned __int128)t * ck->mult) >> 32) : t;
+	return ck->tsc ? mul_div_u64(t, ck->mult, 1ull << 32) : t;
 }
 
 /* Rounded up: a threshold in ticks never admits a gap shorter than asked. */

@@ -51,17 +51,14 @@ void noise_cpu_fold(struct noise_cpu *c, const struct noise_period *p)
 
 /*
  * Upstream multiplies (runtime - noise) by 10^7 in 64 bits, which wraps
- * after ~1.8e12 us (~20 days) of summed runtime; 128 bits do not, and give
- * the same digits before that.
+ * after ~1.8e12 us (~20 days) of summed runtime; the full product does not,
+ * and gives the same digits before that.
  */
 unsigned long long noise_cpu_avail(const struct noise_cpu *c)
 {
-	unsigned __int128 free_time;
-
 	if (!c->sum_runtime || c->sum_noise > c->sum_runtime)
 		return 0;
-	free_time = c->sum_runtime - c->sum_noise;
-	return (unsigned long long)(free_time * 10000000 / c->sum_runtime);
+	return mul_div_u64(c->sum_runtime - c->sum_noise, 10000000, c->sum_runtime);
 }
 
 void noise_format_duration(time_t secs, char *buf, size_t len)

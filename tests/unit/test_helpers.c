@@ -4,7 +4,7 @@
  * and fs_write_replace() (src/fsutil.c), procstat_parse(), procstat_read()
  * and procstat_start() (src/procstat.c), the format-taking sysroot reads and
  * sysroot_cgroup2_mount() (src/sysroot.c) on a temporary root, and
- * ARRAY_SIZE (src/util.h). Each: the normal case, its errors, its bounds.
+ * ARRAY_SIZE and mul_div_u64 (src/util.h). Each: the normal case, its errors, its bounds.
  */
 #include <errno.h>
 #include <limits.h>
@@ -282,6 +282,31 @@ static void test_array_size(void)
 	(void)one;
 }
 
+/* The long path that 32-bit targets take, against the 128-bit one. */
+static void test_mul_div_u64(void)
+{
+	static const uint64_t v[][3] = {
+		{ 0, 12345, 7 },
+		{ 10, 3, 4 },
+		{ UINT64_MAX, 1, 1 },
+		{ UINT64_MAX, UINT64_MAX, UINT64_MAX },
+		{ UINT64_MAX - 5, 10000000, 10000000 },
+		{ 1ull << 40, 5000000000ull, 1ull << 32 },
+		{ 180000000000000ull, 10000000, 200000000000000ull },
+		{ 0x123456789abcdefull, 0xfedcba987ull, 0x10000000000ull },
+	};
+	int same = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		uint64_t want = (uint64_t)((unsigned __int128)v[i][0] * v[i][1] / v[i][2]);
+
+		same += mul_div_u64_long(v[i][0], v[i][1], v[i][2]) == want &&
+			mul_div_u64(v[i][0], v[i][1], v[i][2]) == want;
+	}
+	is_int(same, (int)ARRAY_SIZE(v), "mul_div_u64: the long path agrees with 128 bits on every row");
+	is_int((int)mul_div_u64_long(7, 3, 2), 10, "mul_div_u64: rounded down (21 / 2)");
+}
+
 int main(void)
 {
 	snprintf(root, sizeof(root), "/tmp/rtla-test-helpers.XXXXXX");
@@ -296,6 +321,7 @@ int main(void)
 	test_sysroot_reads();
 	test_cgroup2_mount();
 	test_array_size();
+	test_mul_div_u64();
 	sysroot_set("/");
 	{
 		char cmd[128];
