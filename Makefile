@@ -71,8 +71,9 @@ pkg_cflags = $(eval pkg_cflags := $(shell $(PKG_CONFIG) --cflags $(PKG_NAMES)))$
 pkg_libs   = $(eval pkg_libs := $(shell $(PKG_CONFIG) --libs $(PKG_NAMES)))$(pkg_libs)
 
 WARN      := -Wall -Wextra -Wno-unused-parameter
+# CPPFLAGS: the preprocessor's (dpkg-buildflags' -D_FORTIFY_SOURCE=2)
 BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DRTLA_VERSION='"$(VERSION)"' -Isrc \
-	      $(WARN) -MMD -MP $(pkg_cflags)
+	      $(WARN) -MMD -MP $(pkg_cflags) $(CPPFLAGS)
 
 # Dhrystone's two benchmark units follow its ground rules: compiled
 # separately, no inlining across procedures, no LTO (src/dhry/); gcc's
