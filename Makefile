@@ -225,6 +225,7 @@ bundle-arm64: pkgcheck
 # architectures in $(BUILD)-ARCH/bundle, ... Each part adds itself below.
 .PHONY: packages
 packages: bundle-arm64
+packages: deb
 
 check: all $(UNIT_BINS) $(if $(CROSS_ARCH),,packages)
 	$(Q)tests/check.sh --build $(BUILD) --asan $(ASAN_O) --fuzz $(FUZZ_O) \
@@ -294,6 +295,47 @@ oci: bundle
 		scripts/oci-image.sh $(BUNDLE_DIR) $(BUNDLE_ARCH) $(VERSION) $(OCI_IMAGE)
 packages: oci
 
+# ---------------------------------------------------------------------------
+# make deb [DEB_ARCH=arm64]: the Debian package rtla-suite (debian/), built by
+# dpkg-buildpackage from a copy of the tree in $(DEB_O)/src-ARCH, the .deb
+# left in $(DEB_O). This machine's architecture is built here (its build
+# dependencies are those of "scripts/deps.sh check"); another one is
+# cross-built in a bookworm root that holds the build dependencies of that
+# architecture (scripts/deb-root.sh, cached), so that dh_shlibdeps reads the
+# libraries' own dependency information, as on Debian's build daemons.
+DEB_O       := $(patsubst %/,%,$(BUILD))/deb
+DEB_HOST    := $(shell dpkg --print-architecture 2>/dev/null)
+DEB_ARCH    ?= $(DEB_HOST)
+DEB_SRC     := $(DEB_O)/src-$(DEB_ARCH)/rtla-suite-$(VERSION)
+DEB_VERSION  = $(shell dpkg-parsechangelog -l debian/changelog -S Version)
+DEB_FILES   := Makefile VERSION README.md Documentation scripts src tests/unit debian
+
+.PHONY: deb deps-deb
+deb: $(if $(filter $(DEB_HOST),$(DEB_ARCH)),deps-deb)
+	$(Q)[ "$(DEB_VERSION)" = "$(VERSION)" ] || { echo "rtla: debian/changelog is at $(DEB_VERSION), VERSION at $(VERSION): add a changelog entry" >&2; exit 1; }
+	$(call quiet,DEB,$(DEB_O)/rtla-suite_$(VERSION)_$(DEB_ARCH).deb)
+	$(Q)rm -rf $(dir $(DEB_SRC)) && mkdir -p $(DEB_SRC)
+	$(Q)tar -c $(DEB_FILES) | tar -x -C $(DEB_SRC)
+ifeq ($(DEB_ARCH),$(DEB_HOST))
+	$(Q)cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || { tail -n 40 ../build.log >&2; exit 1; }
+else
+	$(Q)root=$(DEB_O)/root-$(DEB_ARCH) && \
+	tar=$$(scripts/deb-root.sh make deb-build-$(DEB_ARCH) --foreign $(DEB_ARCH) --build-deps . \
+		build-essential crossbuild-essential-$(DEB_ARCH)) && \
+	scripts/deb-root.sh unpack $$tar $$root && \
+	scripts/deb-root.sh run $$root --bind $(abspath $(dir $(DEB_SRC))):/build -- \
+		sh -c 'cd /build/$(notdir $(DEB_SRC)) && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -a $(DEB_ARCH) -Pcross,nocheck -us -uc -b' \
+		>$(dir $(DEB_SRC))build.log 2>&1 || { tail -n 40 $(dir $(DEB_SRC))build.log >&2; exit 1; }; \
+	rm -rf $$root
+endif
+	$(Q)rm -f $(DEB_O)/rtla-suite*_$(DEB_ARCH).*
+	$(Q)mv $(dir $(DEB_SRC))rtla-suite*_$(DEB_ARCH).* $(DEB_O)/
+	@printf '  %-7s %s: %s bytes\n' SIZE rtla-suite_$(VERSION)_$(DEB_ARCH).deb \
+		$$(stat -c %s $(DEB_O)/rtla-suite_$(VERSION)_$(DEB_ARCH).deb)
+
+deps-deb:
+	$(Q)scripts/deps.sh deb
+
 bench: all
 	$(Q)bench/run.sh --build $(BUILD)
 
@@ -317,7 +359,8 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# (not those of make deb's copies of the tree, nor its build root's /etc/rc2.d)
+-include $(shell find $(BUILD) -path $(DEB_O) -prune -o -name '*.d' -print 2>/dev/null)
 
 # ---------------------------------------------------------------------------
 # Sanitizers and fuzzing, each in a tree of its own beside $(BUILD).
