@@ -85,7 +85,9 @@ DHRY_OPT  := -O2 -fno-inline -fno-lto -falign-functions=64 \
 # Dhrystone's speed moves by several % with where its code lands in the binary;
 # cache-line aligned procedures keep a score from changing with unrelated code.
 # "optimizations are allowed but should be indicated": rtla dhry reports them
-DHRY_CFLAGS = $(DHRY_OPT) -DDHRY_BUILD_FLAGS='"$(strip $(CFLAGS) $(DHRY_OPT))"'
+# (less the path maps of a package build, which name the build folder)
+DHRY_CFLAGS = $(DHRY_OPT) -DDHRY_BUILD_FLAGS='"$(strip $(filter-out -ffile-prefix-map=% \
+	      -fdebug-prefix-map=%,$(CFLAGS)) $(DHRY_OPT))"'
 
 SRCS      := $(filter-out src/main.c $(DHRY_UNITS) %.bpf.c src/static/%,$(wildcard src/*.c src/*/*.c))
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
@@ -168,6 +170,9 @@ $(DHRY_OBJS): $(BUILD)/%.o: %.c | pkgcheck
 BPF_CLANG ?= clang
 BPFTOOL   ?= $(firstword $(shell command -v bpftool 2>/dev/null) $(wildcard /usr/sbin/bpftool))
 MDWE_SKEL := $(BUILD)/gen/mdwe.skel.h
+# A package build's path maps (dpkg-buildflags): the object's BTF names its
+# source file, which rtla embeds, so not the build folder.
+BPF_PATH_MAPS = $(filter -ffile-prefix-map=% -fdebug-prefix-map=%,$(CFLAGS))
 
 $(MDWE_SKEL): src/mdwe_check/mdwe.bpf.c | pkgcheck
 	@mkdir -p $(dir $@)
@@ -180,7 +185,7 @@ $(MDWE_SKEL): src/mdwe_check/mdwe.bpf.c | pkgcheck
 		printf '#define MDWE_NO_BPF "install%s to build it"\n' "$$missing" >$@; \
 	else \
 		printf '  %-7s %s\n' BPF $(BUILD)/gen/mdwe.bpf.o; \
-		$(BPF_CLANG) -g -O2 -target bpf -Wall -c $< -o $(BUILD)/gen/mdwe.bpf.o && \
+		$(BPF_CLANG) -g -O2 -target bpf -Wall $(BPF_PATH_MAPS) -c $< -o $(BUILD)/gen/mdwe.bpf.o && \
 		$(BPFTOOL) gen skeleton -L $(BUILD)/gen/mdwe.bpf.o name mdwe_bpf >$@.tmp && mv $@.tmp $@; \
 	fi
 
@@ -225,7 +230,7 @@ bundle-arm64: pkgcheck
 # architectures in $(BUILD)-ARCH/bundle, ... Each part adds itself below.
 .PHONY: packages
 packages: bundle-arm64
-packages: deb
+packages: deb deb-arm64
 
 check: all $(UNIT_BINS) $(if $(CROSS_ARCH),,packages)
 	$(Q)tests/check.sh --build $(BUILD) --asan $(ASAN_O) --fuzz $(FUZZ_O) \
@@ -335,6 +340,11 @@ endif
 
 deps-deb:
 	$(Q)scripts/deps.sh deb
+
+# the arm64 package beside this machine's, for the package tier
+.PHONY: deb-arm64
+deb-arm64: deb
+	$(Q)$(MAKE) --no-print-directory deb DEB_ARCH=arm64
 
 bench: all
 	$(Q)bench/run.sh --build $(BUILD)
