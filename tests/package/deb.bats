@@ -33,9 +33,11 @@ setup_file() {
 	"$TOP/scripts/deb-root.sh" unpack "$tar" "$ROOT"
 	in_root true
 	root_files >"$BATS_FILE_TMPDIR/before"
-	# a user of Debian's rtla, who then installs ours from the file
+	# a user of Debian's rtla, who then installs ours from the file; what
+	# came of it is for the tests below to say
 	in_root apt-get install -y -q rtla >"$BATS_FILE_TMPDIR/install.log" 2>&1
-	in_root apt-get install -y -q "/srv/deb/${DEB##*/}" >>"$BATS_FILE_TMPDIR/install.log" 2>&1
+	in_root apt-get install -y -q "/srv/deb/${DEB##*/}" >>"$BATS_FILE_TMPDIR/install.log" 2>&1 ||
+		echo "apt-get install of ${DEB##*/} failed: $?" >>"$BATS_FILE_TMPDIR/install.log"
 }
 
 # in_root COMMAND...: run it in the test's root, the packages in /srv/deb
@@ -125,6 +127,7 @@ lint() {
 
 @test "apt installs it over Debian's rtla, which it removes, and fetches its dependencies" {
 	needs_root_tools
+	cat "$BATS_FILE_TMPDIR/install.log"
 	grep -E '^Removing rtla \([^)]*\) \.\.\.' "$BATS_FILE_TMPDIR/install.log"
 	run in_root dpkg-query -W -f '${Package} ${Version} ${db:Status-Status}\n'
 	[[ $output == *"rtla-suite $VERSION installed"* ]]
