@@ -77,8 +77,14 @@ make_root() {
 				"--customize-hook=rm -rf \"\$1/tmp/src\"")
 		fi
 		log "making the $SUITE root $name (mmdebstrap, once): $tar"
-		if ! mmdebstrap -q "${opts[@]}" "$SUITE" "$tar.new" \
-			"deb $archive $SUITE main" "deb $archive $SUITE-updates main" >"$cache/$name.log" 2>&1; then
+		# Its temporary root in the cache, not in the caller's TMPDIR (bats'
+		# is private to root, and apt downloads as the user _apt). File
+		# descriptors 3 to 9 closed: mmdebstrap hands apt a pipe that dash
+		# writes to, and dash takes one digit only (bats holds several).
+		mkdir -p "$cache/tmp"
+		if ! TMPDIR=$cache/tmp mmdebstrap -q "${opts[@]}" "$SUITE" "$tar.new" \
+			"deb $archive $SUITE main" "deb $archive $SUITE-updates main" \
+			>"$cache/$name.log" 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; then
 			tail -n 30 "$cache/$name.log" >&2
 			rm -f "$tar.new"
 			die "mmdebstrap failed (the whole log: $cache/$name.log)"
