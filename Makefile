@@ -77,8 +77,9 @@ pkg_cflags = $(eval pkg_cflags := $(shell $(PKG_CONFIG) --cflags $(PKG_NAMES)))$
 pkg_libs   = $(eval pkg_libs := $(shell $(PKG_CONFIG) --libs $(PKG_NAMES)))$(pkg_libs)
 
 WARN      := -Wall -Wextra -Wno-unused-parameter
+# CPPFLAGS: the preprocessor's (dpkg-buildflags' -D_FORTIFY_SOURCE=2)
 BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DRTLA_VERSION='"$(VERSION)"' -Isrc \
-	      $(WARN) -MMD -MP $(pkg_cflags)
+	      $(WARN) -MMD -MP $(pkg_cflags) $(CPPFLAGS)
 
 # Dhrystone's two benchmark units follow its ground rules: compiled
 # separately, no inlining across procedures, no LTO (src/dhry/); gcc's
@@ -90,7 +91,9 @@ DHRY_OPT  := -O2 -fno-inline -fno-lto -falign-functions=64 \
 # Dhrystone's speed moves by several % with where its code lands in the binary;
 # cache-line aligned procedures keep a score from changing with unrelated code.
 # "optimizations are allowed but should be indicated": rtla dhry reports them
-DHRY_CFLAGS = $(DHRY_OPT) -DDHRY_BUILD_FLAGS='"$(strip $(CFLAGS) $(DHRY_OPT))"'
+# (less the path maps of a package build, which name the build folder)
+DHRY_CFLAGS = $(DHRY_OPT) -DDHRY_BUILD_FLAGS='"$(strip $(filter-out -ffile-prefix-map=% \
+	      -fdebug-prefix-map=%,$(CFLAGS)) $(DHRY_OPT))"'
 
 SRCS      := $(filter-out src/main.c $(DHRY_UNITS) %.bpf.c src/static/%,$(wildcard src/*.c src/*/*.c))
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
@@ -173,6 +176,9 @@ $(DHRY_OBJS): $(BUILD)/%.o: %.c | pkgcheck
 BPF_CLANG ?= clang
 BPFTOOL   ?= $(firstword $(shell command -v bpftool 2>/dev/null) $(wildcard /usr/sbin/bpftool))
 MDWE_SKEL := $(BUILD)/gen/mdwe.skel.h
+# A package build's path maps (dpkg-buildflags): the object's BTF names its
+# source file, which rtla embeds, so not the build folder.
+BPF_PATH_MAPS = $(filter -ffile-prefix-map=% -fdebug-prefix-map=%,$(CFLAGS))
 
 $(MDWE_SKEL): src/mdwe_check/mdwe.bpf.c | pkgcheck
 	@mkdir -p $(dir $@)
@@ -185,7 +191,7 @@ $(MDWE_SKEL): src/mdwe_check/mdwe.bpf.c | pkgcheck
 		printf '#define MDWE_NO_BPF "install%s to build it"\n' "$$missing" >$@; \
 	else \
 		printf '  %-7s %s\n' BPF $(BUILD)/gen/mdwe.bpf.o; \
-		$(BPF_CLANG) -g -O2 -target bpf -Wall -c $< -o $(BUILD)/gen/mdwe.bpf.o && \
+		$(BPF_CLANG) -g -O2 -target bpf -Wall $(BPF_PATH_MAPS) -c $< -o $(BUILD)/gen/mdwe.bpf.o && \
 		$(BPFTOOL) gen skeleton -L $(BUILD)/gen/mdwe.bpf.o name mdwe_bpf >$@.tmp && mv $@.tmp $@; \
 	fi
 
@@ -235,6 +241,7 @@ $(BOARD_BUNDLES): bundle-%: pkgcheck
 .PHONY: packages
 packages: bundle-arm64
 packages: bundle-riscv64 bundle-armhf
+packages: deb deb-arm64
 
 check: all $(UNIT_BINS) $(if $(CROSS_ARCH),,packages)
 	$(Q)tests/check.sh --build $(BUILD) --asan $(ASAN_O) --fuzz $(FUZZ_O) \
@@ -301,6 +308,52 @@ oci: bundle
 		scripts/oci-image.sh $(BUNDLE_DIR) $(BUNDLE_ARCH) $(VERSION) $(OCI_IMAGE)
 packages: oci
 
+# ---------------------------------------------------------------------------
+# make deb [DEB_ARCH=arm64]: the Debian package rtla-suite (debian/), built by
+# dpkg-buildpackage from a copy of the tree in $(DEB_O)/src-ARCH, the .deb
+# left in $(DEB_O). This machine's architecture is built here (its build
+# dependencies are those of "scripts/deps.sh check"); another one is
+# cross-built in a bookworm root that holds the build dependencies of that
+# architecture (scripts/deb-root.sh, cached), so that dh_shlibdeps reads the
+# libraries' own dependency information, as on Debian's build daemons.
+DEB_O       := $(patsubst %/,%,$(BUILD))/deb
+DEB_HOST    := $(shell dpkg --print-architecture 2>/dev/null)
+DEB_ARCH    ?= $(DEB_HOST)
+DEB_SRC     := $(DEB_O)/src-$(DEB_ARCH)/rtla-suite-$(VERSION)
+DEB_VERSION  = $(shell dpkg-parsechangelog -l debian/changelog -S Version)
+DEB_FILES   := Makefile VERSION README.md Documentation scripts src tests/unit debian
+
+.PHONY: deb deps-deb
+deb: $(if $(filter $(DEB_HOST),$(DEB_ARCH)),deps-deb)
+	$(Q)[ "$(DEB_VERSION)" = "$(VERSION)" ] || { echo "rtla: debian/changelog is at $(DEB_VERSION), VERSION at $(VERSION): add a changelog entry" >&2; exit 1; }
+	$(call quiet,DEB,$(DEB_O)/rtla-suite_$(VERSION)_$(DEB_ARCH).deb)
+	$(Q)rm -rf $(dir $(DEB_SRC)) && mkdir -p $(DEB_SRC)
+	$(Q)tar -c $(DEB_FILES) | tar -x -C $(DEB_SRC)
+ifeq ($(DEB_ARCH),$(DEB_HOST))
+	$(Q)cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || { tail -n 40 ../build.log >&2; exit 1; }
+else
+	$(Q)root=$(DEB_O)/root-$(DEB_ARCH) && \
+	tar=$$(scripts/deb-root.sh make deb-build-$(DEB_ARCH) --foreign $(DEB_ARCH) --build-deps . \
+		build-essential crossbuild-essential-$(DEB_ARCH)) && \
+	scripts/deb-root.sh unpack $$tar $$root && \
+	scripts/deb-root.sh run $$root --bind $(abspath $(dir $(DEB_SRC))):/build -- \
+		sh -c 'cd /build/$(notdir $(DEB_SRC)) && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -a $(DEB_ARCH) -Pcross,nocheck -us -uc -b' \
+		>$(dir $(DEB_SRC))build.log 2>&1 || { tail -n 40 $(dir $(DEB_SRC))build.log >&2; exit 1; }; \
+	rm -rf $$root
+endif
+	$(Q)rm -f $(DEB_O)/rtla-suite*_$(DEB_ARCH).*
+	$(Q)mv $(dir $(DEB_SRC))rtla-suite*_$(DEB_ARCH).* $(DEB_O)/
+	@printf '  %-7s %s: %s bytes\n' SIZE rtla-suite_$(VERSION)_$(DEB_ARCH).deb \
+		$$(stat -c %s $(DEB_O)/rtla-suite_$(VERSION)_$(DEB_ARCH).deb)
+
+deps-deb:
+	$(Q)scripts/deps.sh deb
+
+# the arm64 package beside this machine's, for the package tier
+.PHONY: deb-arm64
+deb-arm64: deb
+	$(Q)$(MAKE) --no-print-directory deb DEB_ARCH=arm64
+
 bench: all
 	$(Q)bench/run.sh --build $(BUILD)
 
@@ -324,7 +377,8 @@ uninstall:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# (not those of make deb's copies of the tree, nor its build root's /etc/rc2.d)
+-include $(shell find $(BUILD) -path $(DEB_O) -prune -o -name '*.d' -print 2>/dev/null)
 
 # ---------------------------------------------------------------------------
 # Sanitizers and fuzzing, each in a tree of its own beside $(BUILD).

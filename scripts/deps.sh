@@ -3,9 +3,9 @@
 #
 # Install the Debian packages a goal needs: "build" (compile rtla),
 # "check" (build + every test tier), "bench" (check + the peers benchmarked
-# against), "fuzz" (build + clang and its libFuzzer runtime). Silent when
-# everything is present; without root it prints the exact apt-get line and
-# fails, so nothing is half-installed.
+# against), "fuzz" (build + clang and its libFuzzer runtime), "deb" (build +
+# the tools of make deb). Silent when everything is present; without root it
+# prints the exact apt-get line and fails, so nothing is half-installed.
 set -eu
 
 build="gcc make pkg-config libtracefs-dev libtraceevent-dev libproc2-dev
@@ -33,6 +33,11 @@ check="$check ccache"
 # qemu-arm by name (qemu-user; never qemu-user-static or qemu-user-binfmt,
 # which register binfmt_misc handlers: a global kernel setting)
 check="$check gcc-riscv64-linux-gnu gcc-arm-linux-gnueabihf qemu-user file"
+# make deb: Debian's tools that build the package (bash-completion: its
+# completions folder); the package tier installs it into a bookworm root made
+# by mmdebstrap and runs lintian on it
+deb="$build debhelper dpkg-dev bash-completion lintian mmdebstrap"
+check="$check debhelper lintian mmdebstrap"
 cross_arch=
 
 case "${1:-build}" in
@@ -40,6 +45,7 @@ build) want=$build ;;
 check) want=$check ;;
 bench) want=$bench ;;
 fuzz) want=$fuzz ;;
+deb) want=$deb ;;
 cross-arm64 | cross-armhf | cross-riscv64)
 	cross_arch=${1#cross-}
 	case $cross_arch in
@@ -48,7 +54,7 @@ cross-arm64 | cross-armhf | cross-riscv64)
 	riscv64) triplet=riscv64-linux-gnu ;;
 	esac
 	want="$build gcc-$triplet dpkg-dev" ;;
-*) echo "usage: $0 build|check|bench|fuzz|cross-arm64|cross-armhf|cross-riscv64" >&2; exit 1 ;;
+*) echo "usage: $0 build|check|bench|fuzz|deb|cross-arm64|cross-armhf|cross-riscv64" >&2; exit 1 ;;
 esac
 # check also cross-builds the arm64 bundle for its arm64 VM guest.
 [ "${1:-build}" = check ] && cross_arch=arm64

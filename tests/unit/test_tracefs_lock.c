@@ -160,7 +160,8 @@ static void test_race(void)
 
 				close(go[1]);
 				close(res[0]);
-				freopen("/dev/null", "w", stderr);
+				if (!freopen("/dev/null", "w", stderr))
+					_exit(2);
 				if (read(go[0], &c, 1) != 0)
 					_exit(2);
 				if (tracefs_lock_take(&lk, resource, "the test resource"))
