@@ -8,8 +8,8 @@
 #   RTLA=build/rtla bench/bundle/run.sh      (or: bench/run.sh --build build bundle)
 #   RUNS=50 to change the repetitions
 #
-# Builds the bundle and the container image of RTLA's tree (make oci) and reports the arm64 one
-# too when it was built (make CROSS_COMPILE=aarch64-linux-gnu- bundle).
+# Builds the bundle and the container image of RTLA's tree (make oci) and reports the board
+# bundles (arm64, armhf, riscv64) and Debian packages too when they were built (make packages).
 # Uses hyperfine when installed, else a timed loop (median of RUNS).
 set -eu
 cd "$(dirname "$0")/../.."
@@ -47,6 +47,15 @@ for a in arm64 armhf riscv64; do
 	echo "size ($a, cross-built):"
 	printf '  %-46s %10s\n' "bundle: static rtla, stripped" "$(kb "$(size "$d/rtla")")"
 	printf '  %-46s %10s\n' "bundle: rtla-$version-$a.tar.gz" "$(kb "$(size "$d.tar.gz")")"
+done
+# the Debian packages of make deb (make packages builds amd64 and arm64)
+ls "$build"/deb/rtla-suite_"$version"_*.deb >/dev/null 2>&1 && echo "size (Debian packages):"
+for deb in "$build"/deb/rtla-suite_"$version"_*.deb; do
+	[ -f "$deb" ] || continue
+	a=${deb##*_}
+	a=${a%.deb}
+	printf '  %-46s %10s\n' "Debian package (make deb), $a: the .deb" "$(kb "$(size "$deb")")"
+	printf '  %-46s %10s\n' "Debian package, $a: installed" "$(dpkg-deb -f "$deb" Installed-Size) KB"
 done
 
 median_ms() {
