@@ -43,12 +43,52 @@
  * noise. A period also counts for the deadline (finish_periods()) and, on
  * hist with a gate, for the period totals top would show.
  */
+/*
+ * The series of the record (series.h): a noise tool's periods, at the time
+ * of their start (the periods before them, -p each), a point at least 1 s
+ */
+static const struct series_field noise_series_fields[] = {
+	{ "periods", SERIES_SUM }, { "runtime_us", SERIES_SUM }, { "noise_us", SERIES_SUM },
+	{ "max_single_us", SERIES_MAX }, { "hw_count", SERIES_SUM }, { "nmi_count", SERIES_SUM },
+	{ "irq_count", SERIES_SUM }, { "softirq_count", SERIES_SUM }, { "thread_count", SERIES_SUM },
+};
+
+/* timerlat's: the wake-ups of each context and their largest latency, in ns */
+static const struct series_field timerlat_series_fields[] = {
+	{ "irq_count", SERIES_SUM }, { "irq_max_ns", SERIES_MAX },
+	{ "thread_count", SERIES_SUM }, { "thread_max_ns", SERIES_MAX },
+	{ "user_count", SERIES_SUM }, { "user_max_ns", SERIES_MAX },
+};
+
+static int series_new(struct noise_run *run)
+{
+	const struct noise_params *p = run->params;
+	uint64_t width = p->period_us > 1000000 ? p->period_us : 1000000;
+
+	if (run->tool->add_latency) {
+		run->series_seq0 = calloc(p->nr_cpus, sizeof(*run->series_seq0));
+		if (!run->series_seq0)
+			return -ENOMEM;
+		return series_init(&run->series, timerlat_series_fields,
+				   ARRAY_SIZE(timerlat_series_fields), p->nr_cpus, 1000000);
+	}
+	if (!run->tool->add_period)
+		return 0;	/* hwlat: its samples are its record */
+	return series_init(&run->series, noise_series_fields, ARRAY_SIZE(noise_series_fields),
+			   p->nr_cpus, width);
+}
+
 void noise_run_add_period(struct noise_run *run, const struct noise_period *p)
 {
 	if (p->cpu < 0 || p->cpu >= run->params->nr_cpus)
 		return;
-	if (run->periods)
+	if (run->periods) {
+		uint64_t v[] = { 1, p->runtime, p->noise, p->max_sample, p->hw, p->nmi,
+				 p->irq, p->softirq, p->thread };
+
+		series_add(&run->series, p->cpu, (uint64_t)run->periods[p->cpu] * run->params->period_us, v);
 		run->periods[p->cpu]++;
+	}
 	if (run->tool->add_period)
 		run->tool->add_period(run, p);
 	if (run->totals)
@@ -84,8 +124,20 @@ void noise_run_add_samples(struct noise_run *run, int cpu, uint64_t us, uint64_t
 void noise_run_add_latency(struct noise_run *run, int cpu, enum timerlat_context context,
 			   uint64_t seq, uint64_t ns)
 {
-	if (cpu >= 0 && cpu < run->params->nr_cpus && context < TL_CONTEXTS && run->tool->add_latency)
-		run->tool->add_latency(run, cpu, context, seq, ns);
+	uint64_t v[2 * TL_CONTEXTS] = { 0 };
+
+	if (cpu < 0 || cpu >= run->params->nr_cpus || context >= TL_CONTEXTS || !run->tool->add_latency)
+		return;
+	run->tool->add_latency(run, cpu, context, seq, ns);
+	if (run->series_seq0) {
+		/* seq + 1: 0 says none yet */
+		if (!run->series_seq0[cpu])
+			run->series_seq0[cpu] = seq + 1;
+		v[2 * context] = 1;
+		v[2 * context + 1] = ns;
+		series_add(&run->series, cpu, seq + 1 > run->series_seq0[cpu] ?
+			   (seq + 1 - run->series_seq0[cpu]) * run->params->period_us : 0, v);
+	}
 }
 
 /*
@@ -546,7 +598,8 @@ int noise_run_tool(const struct noise_tool *tool, struct noise_params *p)
 	/* hist keeps samples; a gate on it also wants the period totals */
 	if (gate && tool->add_sample)
 		run.totals = calloc(p->nr_cpus, sizeof(*run.totals));
-	if (!run.periods || (gate && tool->add_sample && !run.totals) || tool->sink_new(&run)) {
+	if (!run.periods || (gate && tool->add_sample && !run.totals) || series_new(&run) ||
+	    tool->sink_new(&run)) {
 		err_msg("out of memory");
 		goto out_json;
 	}
@@ -632,6 +685,8 @@ out_sink:
 out_json:
 	free(run.periods);
 	free(run.totals);
+	series_free(&run.series);
+	free(run.series_seq0);
 	out_record_abandon(&rec);
 	if (rec.stdout_stream)
 		fclose(rec.stdout_stream);

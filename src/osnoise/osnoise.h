@@ -36,6 +36,7 @@
 
 #include "cli.h"
 #include "parse.h"
+#include "series.h"
 #include "osnoise/gate.h"
 #include "smi.h"
 
@@ -401,6 +402,9 @@ struct noise_run {
 	struct noise_cpu *totals;
 
 	unsigned *periods;		/* completed periods by CPU (params->nr_cpus) */
+	/* over time, by CPU (series.h): the periods, or timerlat's latencies */
+	struct series series;
+	uint64_t *series_seq0;		/* timerlat: each CPU's first wake-up, its time 0 */
 	uint64_t processed_events;
 	uint64_t missed_events;		/* UINT64_MAX: some lost, count unknown */
 	uint64_t lost_samples;		/* the sampler's gaps and periods its rings dropped */

@@ -215,6 +215,16 @@ static void json_smi(struct json *j, const struct noise_run *run)
 	json_object_end(j);
 }
 
+/* the series' rows of the measured CPUs */
+static int measured(int cpu, const void *arg)
+{
+	const struct noise_run *run = arg;
+	cpu_set_t set;
+
+	noise_measured_cpus(run->params, &set);
+	return CPU_ISSET(cpu, &set);
+}
+
 int noise_json_body(struct json *j, const void *arg)
 {
 	const struct noise_record *rec = arg;
@@ -236,6 +246,10 @@ int noise_json_body(struct json *j, const void *arg)
 	json_str(j, "degraded", run->degraded);
 	json_options(j, run);
 	run->tool->json_part(j, run);
+	if (run->series.vals)
+		series_json(j, &run->series, "cpu", measured, run);
+	else
+		json_null(j, "series");
 	json_u64(j, "processed_events", run->processed_events);
 	if (run->missed_events == UINT64_MAX)
 		json_null(j, "missed_events");

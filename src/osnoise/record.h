@@ -9,8 +9,8 @@
 
 #include "osnoise.h"
 
-/* Version of the run record; it changes when a field changes meaning. */
-#define NOISE_SCHEMA_VERSION	1
+/* Version of the run record; it changes when a field changes meaning (2: the series). */
+#define NOISE_SCHEMA_VERSION	2
 /*
  * The record a CI gate keeps: after the envelope (output.h's out_record),
  * duration, verdict, options, the tool's part (its per-CPU results), events.
