@@ -24,7 +24,7 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "compare/jsonread.h"
+#include "jsonread.h"
 #include "json.h"
 #include "msg.h"
 #include "output.h"

@@ -13,7 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "compare/jsonread.h"
+#include "jsonread.h"
 #include "cpuspec.h"
 #include "osnoise/gate.h"
 #include "osnoise/hist.h"

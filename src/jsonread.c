@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/jsonread.h"
+#include "jsonread.h"
 
 #define MAX_DEPTH 64
 
