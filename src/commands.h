@@ -39,6 +39,7 @@ extern const struct cli_spec features_cli, capture_cli;
 extern const struct cli_spec damos_cli;
 extern const struct cli_spec mdwe_cli;
 extern const struct cli_spec compare_cli;
+extern const struct cli_spec report_cli;
 
 int cmd_help(int argc, char **argv);
 int cmd_capdump(int argc, char **argv);
@@ -53,5 +54,6 @@ int cmd_capture(int argc, char **argv);
 int cmd_damos(int argc, char **argv);
 int cmd_mdwe(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

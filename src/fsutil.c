@@ -91,3 +91,22 @@ int fs_write_replace(const char *path, const char *tmp,
 		unlink(tmp);
 	return ret;
 }
+
+struct text {
+	const char *buf;
+	size_t len;
+};
+
+static void put_text(FILE *f, const void *arg)
+{
+	const struct text *t = arg;
+
+	fwrite(t->buf, 1, t->len, f);
+}
+
+int fs_write_text(const char *path, const char *text, size_t len)
+{
+	struct text t = { text, len };
+
+	return fs_write_replace(path, NULL, put_text, &t);
+}

@@ -29,5 +29,7 @@ int fs_mkdir_parents(const char *file, mode_t mode);
  */
 int fs_write_replace(const char *path, const char *tmp,
 		     void (*fill)(FILE *f, const void *arg), const void *arg);
+/* fs_write_replace() of LEN bytes of TEXT, made beforehand */
+int fs_write_text(const char *path, const char *text, size_t len);
 
 #endif

@@ -52,6 +52,8 @@ const struct rtla_command rtla_commands[] = {
 	  &capture_cli, CMD_LIVE_ONLY },
 	{ "compare", cmd_compare, "judge a noise run's JSON record against a baseline's, per CPU",
 	  &compare_cli, 0 },
+	{ "report", cmd_report, "draw records as one HTML page that opens offline: plots and tables",
+	  &report_cli, 0 },
 	{ "help", cmd_help, "show the help of a command", &help_cli, 0 },
 	{ 0 },
 };

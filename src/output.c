@@ -377,39 +377,33 @@ static int write_one(FILE *f, int schema_version, out_record_body body, const vo
 	return ret;
 }
 
-struct text {
-	const char *buf;
-	size_t len;
-};
-
-static void put_text(FILE *f, const void *arg)
+int out_record_text(int schema_version, out_record_body body, const void *arg, char **text,
+		    size_t *len)
 {
-	const struct text *t = arg;
+	FILE *mem = open_memstream(text, len);
+	int ret;
 
-	fwrite(t->buf, 1, t->len, f);
+	if (!mem)
+		return -errno;
+	ret = write_one(mem, schema_version, body, arg);
+	if (fclose(mem) && !ret)
+		ret = -ENOMEM;
+	return ret;
 }
 
 int out_record_write(struct out_record *r, int schema_version, out_record_body body,
 		     const void *arg)
 {
-	struct text text = { 0 };
+	size_t len = 0;
 	char *buf = NULL;
 	struct stat st;
-	FILE *f, *mem;
+	FILE *f;
 	int ret;
 
 	/* made whole first: a body that fails leaves every destination as it was */
-	mem = open_memstream(&buf, &text.len);
-	if (!mem) {
-		out_record_abandon(r);
-		return -errno;
-	}
-	ret = write_one(mem, schema_version, body, arg);
-	if (fclose(mem) && !ret)
-		ret = -ENOMEM;
-	text.buf = buf;
+	ret = out_record_text(schema_version, body, arg, &buf, &len);
 	if (!ret && r->to_stdout)
-		fwrite(text.buf, 1, text.len, r->stdout_stream ? r->stdout_stream : stdout);
+		fwrite(buf, 1, len, r->stdout_stream ? r->stdout_stream : stdout);
 	f = r->file;
 	if (ret || !f) {
 		out_record_abandon(r);
@@ -421,9 +415,9 @@ int out_record_write(struct out_record *r, int schema_version, out_record_body b
 	if (f != stdout && !fstat(fileno(f), &st) && S_ISREG(st.st_mode)) {
 		/* replaced whole, as the gate's files: a reader sees the old record or the new */
 		fclose(f);
-		ret = fs_write_replace(r->path, NULL, put_text, &text);
+		ret = fs_write_text(r->path, buf, len);
 	} else {
-		put_text(f, &text);	/* stdout, a FIFO, a terminal */
+		fwrite(buf, 1, len, f);	/* stdout, a FIFO, a terminal */
 		ret = json_close_file(f);
 	}
 	free(buf);

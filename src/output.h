@@ -120,6 +120,9 @@ int out_record_write(struct out_record *r, int schema_version, out_record_body b
 		     const void *arg);
 /* No record after all (the command failed first): close the FILE, remove it if made. */
 void out_record_abandon(struct out_record *r);
+/* The record as text in memory (*TEXT to free): 0, or -errno; for its plots (hist --plot) */
+int out_record_text(int schema_version, out_record_body body, const void *arg, char **text,
+		    size_t *len);
 
 struct out_table;
 struct out_row;

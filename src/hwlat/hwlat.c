@@ -77,6 +77,7 @@ static const struct cli_option hwlat_hist_options[] = {
 	HWLAT_OPTS_MEASURE,
 	NOISE_OPTS_HIST,
 	HWLAT_OPTS_OURS,
+	NOISE_OPT_PLOT,
 	CLI_OPT_END
 };
 

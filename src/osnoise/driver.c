@@ -28,10 +28,12 @@
 #include "cpuspec.h"
 #include "commands.h"
 #include "json.h"
+#include "jsonread.h"
 #include "output.h"
 #include "misconfig.h"
 #include "msg.h"
 #include "osnoise.h"
+#include "plot/plots.h"
 #include "record.h"
 #include "sysroot.h"
 #include "top.h"
@@ -439,6 +441,30 @@ static FILE *take_stdout_for_record(void)
 }
 
 /* The record on stdout (-J) and in the --json-file; false if it could not be written. */
+/* hist --plot FILE: the record's histogram, drawn from the record as rtla report draws it */
+static int write_plot(struct noise_run *run, double elapsed_s)
+{
+	struct noise_record body = { run, elapsed_s };
+	char *text = NULL, err[JV_ERR_MAX];
+	struct jv *rec = NULL;
+	size_t len = 0;
+	int ret;
+
+	ret = out_record_text(NOISE_SCHEMA_VERSION, noise_json_body, &body, &text, &len);
+	if (!ret)
+		rec = jv_parse(text, err);
+	if (!ret && !rec)
+		ret = -EINVAL;
+	if (!ret)
+		ret = plot_svg_file(run->params->plot_file, rec);
+	if (ret)
+		err_msg("--plot: %s: %s", run->params->plot_file,
+			ret == -ENODATA ? "the record has no histogram" : strerror(-ret));
+	jv_free(rec);
+	free(text);
+	return ret;
+}
+
 static bool write_records(struct noise_run *run, struct out_record *rec, double elapsed_s)
 {
 	struct noise_record body = { run, elapsed_s };
@@ -454,7 +480,7 @@ static bool write_records(struct noise_run *run, struct out_record *rec, double 
 			return false;
 		}
 	}
-	return !ret;
+	return !ret && (!run->params->plot_file || !write_plot(run, elapsed_s));
 }
 
 /* Keep a stop condition hit for the record; NULL when out of memory. */

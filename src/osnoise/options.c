@@ -134,6 +134,7 @@ const struct cli_option noise_hist_options[] = {
 	NOISE_OPT_PRIORITY,
 	NOISE_OPTS_TUNING("-s or -S"),
 	NOISE_OPTS_OURS,
+	NOISE_OPT_PLOT,
 	CLI_OPT_END
 };
 
@@ -384,6 +385,9 @@ static int apply_option(int c, const char *optarg, struct noise_params *p,
 			return -EINVAL;
 		}
 		p->misconfig_record = !strcmp(optarg, "record");
+		return 0;
+	case OPT_PLOT:
+		p->plot_file = optarg;
 		return 0;
 	case OPT_JUNIT:
 	case OPT_PROMETHEUS:

@@ -19,7 +19,7 @@
 enum noise_option_id {
 	OPT_TRIGGER = CLI_LONG, OPT_FILTER, OPT_WARMUP, OPT_BUFFER, OPT_ON_THRESHOLD, OPT_ON_END,
 	OPT_BACKEND, OPT_UNATTRIBUTED, OPT_NO_HEADER, OPT_NO_SUMMARY, OPT_NO_INDEX, OPT_WITH_ZEROS,
-	OPT_FAIL_IF, OPT_JUNIT, OPT_PROMETHEUS, OPT_SMI,
+	OPT_FAIL_IF, OPT_JUNIT, OPT_PROMETHEUS, OPT_SMI, OPT_PLOT,
 	/* timerlat's */
 	OPT_AA_ONLY, OPT_NO_AA, OPT_DUMP_TASKS, OPT_DUMP_TASK, OPT_DMA_LATENCY, OPT_DEEPEST_IDLE,
 	OPT_STACK_FORMAT, OPT_NO_IRQ, OPT_NO_THREAD,
@@ -65,6 +65,12 @@ void noise_require_words(FILE *out, const struct cli_completion *c);
 	CLI_FLAG(OPT_NO_SUMMARY, "no-summary", "do not print summary"), \
 	CLI_FLAG(OPT_NO_INDEX, "no-index", "do not print index"), \
 	CLI_FLAG(OPT_WITH_ZEROS, "with-zeros", "print zero only entries")
+
+/* Ours, hist only: the histogram drawn beside the table, as rtla report draws it. */
+#define NOISE_OPT_PLOT \
+	CLI_VALUE(OPT_PLOT, "plot", "FILE", \
+		  "also draw the histogram as an SVG plot into FILE (rtla report's plot)", \
+		  .flags = CLI_FILE | CLI_NOT_STDOUT, .complete = CLI_COMP_FILE)
 
 /* Upstream's -P. */
 #define NOISE_OPT_PRIORITY \

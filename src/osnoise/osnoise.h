@@ -151,6 +151,7 @@ struct noise_params {
 	struct gate_criteria criteria;	/* --fail-if, checked at the end */
 	const char *junit_file;		/* --junit FILE */
 	const char *prometheus_file;	/* --prometheus FILE */
+	const char *plot_file;		/* hist --plot FILE: the histogram as SVG */
 	unsigned require;		/* --require: items of rtconfig.h, as bits */
 	bool misconfig_record;		/* --on-misconfig record: run, verdict misconfigured */
 

@@ -102,6 +102,7 @@ static const struct cli_option timerlat_hist_options[] = {
 	NOISE_OPTS_TUNING("-i or -T"),
 	TIMERLAT_OPTS_BACKEND,
 	NOISE_OPTS_GATE(TIMERLAT_GATE_EXAMPLE),
+	NOISE_OPT_PLOT,
 	CLI_OPT_END
 };
 
