@@ -44,6 +44,35 @@ static double at(const struct jv *v, size_t index)
 	       v->items[index].num : NAN;
 }
 
+/*
+ * The legend of one curve per CPU: each CPU by name, the worst marked;
+ * beyond LEGEND_CPUS the worst alone and the others together (their
+ * colours cycle: a curve's <title> names its CPU)
+ */
+#define LEGEND_CPUS 12
+
+static void cpu_legend(struct svg *s, const char *const *names, const char *const *colours, int n,
+		       int worst)
+{
+	char others[96];
+	const char *two[2], *two_colours[2] = { SVG_MARK, "#0072B2" };
+
+	if (n <= LEGEND_CPUS) {
+		svg_legend(s, names, colours, n);
+		return;
+	}
+	snprintf(others, sizeof(others), "the other %d CPUs (a curve's tooltip names its CPU)", n - 1);
+	two[0] = names[worst];
+	two[1] = others;
+	svg_legend(s, two, two_colours, 2);
+}
+
+/* the legend entries cpu_legend() draws */
+static int legend_entries(int n)
+{
+	return n <= LEGEND_CPUS ? n : 6;
+}
+
 /* One CPU's histogram as a step curve, with its figures. */
 struct curve {
 	int cpu;
@@ -202,7 +231,8 @@ static void histogram_marks(struct svg *s, const struct curve *c, double xmax)
 
 static int plot_histogram(FILE *f, const struct jv *rec, const char *ctx, const char *ctx_name)
 {
-	struct svg_axis x = { 0, 10, false, "latency (us)" }, y = { Y_FLOOR, 10, true, "samples" };
+	struct svg_axis x = { .max = 10, .label = "latency (us)" };
+	struct svg_axis y = { .min = Y_FLOOR, .max = 10, .log = true, .label = "samples" };
 	const char *tool = jv_str(rec, "command", "noise");
 	const struct jv *gate = arr(jv_get(rec, "gate"), "criteria");
 	const char **names, **colours;
@@ -249,7 +279,7 @@ static int plot_histogram(FILE *f, const struct jv *rec, const char *ctx, const 
 		curves_free(cv, n);
 		return 0;
 	}
-	svg_begin(&s, f, WIDTH, HEIGHT, title, desc, &x, &y, n);
+	svg_begin(&s, f, WIDTH, HEIGHT, title, desc, &x, &y, legend_entries(n));
 	svg_axes(&s);
 	for (int i = 0; i < n; i++) {
 		char *name = malloc(32);
@@ -272,7 +302,7 @@ static int plot_histogram(FILE *f, const struct jv *rec, const char *ctx, const 
 		if (!isnan(lim))
 			svg_mark(&s, lim, true, "#009E73", label);
 	}
-	svg_legend(&s, names, colours, n);
+	cpu_legend(&s, names, colours, n, worst);
 	svg_end(&s);
 	for (int i = 0; i < n; i++)
 		if (strcmp(names[i], "CPU"))
@@ -315,7 +345,7 @@ static int plot_series(FILE *f, const struct jv *rec, enum series_kind kind, con
 {
 	const struct jv *series = jv_get(rec, "series"), *rows = arr(series, "rows");
 	double width = num(series, "width_s", 0), unit = 1, ymin = INFINITY, ymax = -INFINITY;
-	struct svg_axis x = { 0, 1, false, "time since the start (s)" }, y = { 0, 1, false, "" };
+	struct svg_axis x = { .max = 1, .label = "time since the start (s)" }, y = { .max = 1 };
 	char title[160], desc[200], fname[2][32], a[32];
 	int fi[3], len = 0, worst = -1, n;
 	double worst_v = -INFINITY, worst_t = 0;
@@ -396,7 +426,7 @@ static int plot_series(FILE *f, const struct jv *rec, enum series_kind kind, con
 		free(colours);
 		return 0;
 	}
-	svg_begin(&s, f, WIDTH, HEIGHT, title, desc, &x, &y, n);
+	svg_begin(&s, f, WIDTH, HEIGHT, title, desc, &x, &y, legend_entries(n));
 	svg_axes(&s);
 	for (int pass = 0; pass < 2; pass++) {
 		for (int r = 0; r < n; r++) {
@@ -437,7 +467,7 @@ static int plot_series(FILE *f, const struct jv *rec, enum series_kind kind, con
 	for (int r = 0; r < n; r++)
 		if (!names[r])
 			names[r] = "", colours[r] = "#ffffff";
-	svg_legend(&s, names, colours, n);
+	cpu_legend(&s, names, colours, n, worst);
 	svg_end(&s);
 	for (int r = 0; r < n; r++)
 		if (*names[r])
@@ -450,7 +480,8 @@ static int plot_series(FILE *f, const struct jv *rec, enum series_kind kind, con
 static int plot_dhry(FILE *f, const struct jv *rec)
 {
 	const struct jv *cpus = arr(rec, "cpus");
-	struct svg_axis x = { -0.5, 0.5, false, "CPU" }, y = { 0, 1, false, "DMIPS" };
+	struct svg_axis x = { -0.5, 0.5, false, "CPU", SVG_TICKS_WHOLE };
+	struct svg_axis y = { .max = 1, .label = "DMIPS" };
 	double median = num(rec, "median_dmips", NAN), pct = num(rec, "threshold_pct", 10);
 	const char *names[] = { "DMIPS", "slow core" }, *colours[] = { "#0072B2", SVG_MARK };
 	char title[160], desc[200], a[32], b[32], label[96];
@@ -499,7 +530,8 @@ static int plot_dhry(FILE *f, const struct jv *rec)
 static int plot_compare(FILE *f, const struct jv *rec)
 {
 	const struct jv *rows = arr(rec, "comparisons");
-	struct svg_axis x = { -0.5, 0.5, false, "CPU and figure" }, y = { 0.8, 10, true, "us (log)" };
+	struct svg_axis x = { -0.5, 0.5, false, "CPU and figure", SVG_TICKS_NONE };
+	struct svg_axis y = { .min = 0.8, .max = 10, .log = true, .label = "us (log)" };
 	const char *names[] = { "BASE", "NEW", "NEW, a regression" };
 	const char *colours[] = { "#000000", "#56B4E9", SVG_MARK };
 	char label[160], a[32], b[32];
@@ -542,7 +574,7 @@ static int plot_compare(FILE *f, const struct jv *rec)
 			 verdict);
 		svg_bar(&s, n, 0.8, num(r, "base", 0), "#000000", true, label);
 		svg_bar(&s, n, 0.45, num(r, "new", 0), bad ? SVG_MARK : "#56B4E9", false, label);
-		xc = s.left + (n + 0.5) * (s.right - s.left) / (x.max - x.min);
+		xc = svg_px(&s, n);
 		fprintf(f, "<text transform=\"translate(%.1f %d) rotate(-45)\" text-anchor=\"end\" "
 			"font-size=\"10\"%s>", xc, s.bottom + 12, bad ? " fill=\"" SVG_MARK "\"" : "");
 		snprintf(label, sizeof(label), "%d %s", (int)num(r, "cpu", 0), m);

@@ -85,7 +85,7 @@ static double clamp(double v, double lo, double hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-static double px(const struct svg *s, double v)
+double svg_px(const struct svg *s, double v)
 {
 	return clamp(s->left + frac(&s->x, v) * (s->right - s->left), s->left, s->right);
 }
@@ -141,12 +141,14 @@ static double nice_step(double range, int n)
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
-static void tick(struct svg *s, bool xaxis, double v)
+/* A tick at V labelled with the decimals its STEP needs */
+static void tick(struct svg *s, bool xaxis, double v, double step)
 {
 	char num[64];
-	double at = xaxis ? px(s, v) : py(s, v);
+	double at = xaxis ? svg_px(s, v) : py(s, v);
+	int decimals = step < 1 ? (int)ceil(-log10(step) - 1e-9) : 0;
 
-	svg_num(v, fabs(v) < 10 && v != floor(v) ? 2 : 0, num, sizeof(num));
+	svg_num(v, decimals, num, sizeof(num));
 	if (xaxis)
 		fprintf(s->f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#dddddd\"/>"
 			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
@@ -161,15 +163,20 @@ static void ticks(struct svg *s, bool xaxis)
 {
 	const struct svg_axis *a = xaxis ? &s->x : &s->y;
 
+	if (a->ticks == SVG_TICKS_NONE)
+		return;
 	if (a->log) {
 		for (double d = pow(10, ceil(log10(a->min))); d <= a->max * 1.0001; d *= 10)
-			tick(s, xaxis, d);
+			tick(s, xaxis, d, d);
 		return;
 	}
 	double step = nice_step(a->max - a->min, xaxis ? 8 : 5);
 
+	if (a->ticks == SVG_TICKS_WHOLE && step < 1)
+		step = 1;
+
 	for (double v = ceil(a->min / step) * step; v <= a->max + step * 1e-6; v += step)
-		tick(s, xaxis, fabs(v) < step * 1e-9 ? 0 : v);
+		tick(s, xaxis, fabs(v) < step * 1e-9 ? 0 : v, step);
 }
 
 void svg_axes(struct svg *s)
@@ -195,9 +202,9 @@ void svg_line(struct svg *s, const double *xs, const double *ys, int n, const ch
 	fprintf(s->f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%.1f\" "
 		"stroke-linejoin=\"round\" points=\"", colour, width);
 	for (int i = 0; i < n; i++) {
-		fprintf(s->f, "%s%.1f,%.1f", i ? " " : "", px(s, xs[i]), py(s, ys[i]));
+		fprintf(s->f, "%s%.1f,%.1f", i ? " " : "", svg_px(s, xs[i]), py(s, ys[i]));
 		if (steps)
-			fprintf(s->f, " %.1f,%.1f", px(s, i + 1 < n ? xs[i + 1] : xs[i] + 1),
+			fprintf(s->f, " %.1f,%.1f", svg_px(s, i + 1 < n ? xs[i + 1] : xs[i] + 1),
 				py(s, ys[i]));
 	}
 	fputs("\">", s->f);
@@ -212,7 +219,7 @@ void svg_line(struct svg *s, const double *xs, const double *ys, int n, const ch
 void svg_bar(struct svg *s, double x, double w, double y, const char *colour, bool hollow,
 	     const char *name)
 {
-	double x0 = px(s, x - w / 2), x1 = px(s, x + w / 2), top = py(s, y);
+	double x0 = svg_px(s, x - w / 2), x1 = svg_px(s, x + w / 2), top = py(s, y);
 
 	fprintf(s->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" ",
 		x0, top, x1 - x0, s->bottom - top);
@@ -231,7 +238,7 @@ void svg_bar(struct svg *s, double x, double w, double y, const char *colour, bo
 void svg_mark(struct svg *s, double v, bool vertical, const char *colour, const char *label)
 {
 	if (vertical) {
-		double x = px(s, v);
+		double x = svg_px(s, v);
 		/* labels one under the other, on the side with room */
 		int y = s->top + 14 + 14 * s->marks++;
 		bool left = x > s->left + 0.7 * (s->right - s->left);

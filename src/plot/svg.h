@@ -17,10 +17,13 @@
 
 #define SVG_COLOURS 6	/* the palette without black (the axes) and vermillion (the mark) */
 
+enum svg_ticks { SVG_TICKS_AUTO, SVG_TICKS_WHOLE, SVG_TICKS_NONE };
+
 struct svg_axis {
 	double min, max;
 	bool log;		/* base 10; min > 0 */
 	const char *label;	/* with its unit: "latency (us)" */
+	enum svg_ticks ticks;	/* WHOLE: on whole numbers only (CPUs); NONE: the caller labels */
 };
 
 struct svg {
@@ -31,6 +34,9 @@ struct svg {
 	int legend_top, legend_per_row;
 	int marks;			/* vertical marks drawn: their labels stack */
 };
+
+/* The x coordinate of V */
+double svg_px(const struct svg *s, double v);
 
 /* The colour of series I (cycling through the palette); the mark colour is vermillion. */
 const char *svg_colour(int i);

@@ -18,6 +18,7 @@
 #include "report/report.h"
 
 #define MAX_ROWS 1000	/* of one table; the record holds the rest */
+#define MAX_CAUSES 15	/* of a CPU's late wake-ups, by time */
 
 const char report_css[] =
 	"body { font-family: sans-serif; margin: 1.5em; color: #111; max-width: 1000px; }\n"
@@ -33,6 +34,7 @@ const char report_css[] =
 	".verdict { font-weight: bold; }\n"
 	".findings li { margin: .2em 0; }\n"
 	".bar { display: inline-block; height: .9em; vertical-align: middle; }\n"
+	".bars { display: inline-block; white-space: nowrap; width: 250px; }\n"
 	"svg { display: block; margin: 1em 0; max-width: 100%; height: auto; }\n"
 	"footer { color: #555; font-size: .8em; }\n"
 	"@media print { section { break-inside: avoid-page; } nav { display: none; } }\n";
@@ -78,7 +80,7 @@ static void value(FILE *f, const char *key, const struct jv *v)
 	case JV_NUM: {
 		double d = v->num;
 
-		if (key && ends_with(key, "_ns"))
+		if (key && (ends_with(key, "_ns") || !strcmp(key, "ns")))
 			d /= 1000;
 		fputs(svg_num(d, d == floor(d) ? 0 : d >= 100 ? 1 : 3, buf, sizeof(buf)), f);
 		break;
@@ -118,6 +120,10 @@ static void heading(FILE *f, const char *key)
 	size_t n = strlen(key);
 	const char *unit = "";
 
+	if (!strcmp(key, "ns")) {
+		fputs("time (us)", f);
+		return;
+	}
 	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
 		if (ends_with(key, units[u].tail)) {
 			n -= strlen(units[u].tail);
@@ -151,7 +157,7 @@ typedef int (*rank_fn)(const struct jv *row);
  * of its objects one level down; rows RANK puts lower first (findings),
  * highlighted when their rank is 0 and RANK is given.
  */
-static void table(FILE *f, const char *caption, const struct jv *rows, rank_fn rank)
+static void table(FILE *f, const char *caption, const struct jv *rows, rank_fn rank, size_t max)
 {
 	struct column cols[64];
 	int ncols = 0, *order, *ranks;
@@ -202,7 +208,7 @@ static void table(FILE *f, const char *caption, const struct jv *rows, rank_fn r
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n", f);
-	for (size_t i = 0; i < n && i < MAX_ROWS; i++) {
+	for (size_t i = 0; i < n && i < max; i++) {
 		const struct jv *row = &rows->items[order[i]];
 
 		fputs(rank && !ranks[order[i]] ? "<tr class=\"finding\">" : "<tr>", f);
@@ -215,9 +221,9 @@ static void table(FILE *f, const char *caption, const struct jv *rows, rank_fn r
 		}
 		fputs("</tr>\n", f);
 	}
-	if (n > MAX_ROWS)
+	if (n > max)
 		fprintf(f, "<tr><td colspan=\"%d\">%zu more rows in the record</td></tr>\n", ncols,
-			n - MAX_ROWS);
+			n - max);
 	fputs("</table>\n", f);
 	free(order);
 	free(ranks);
@@ -430,7 +436,8 @@ static void timerlat_causes(FILE *f, const struct jv *rec)
 			double total = num(x, "latency_ns", 0);
 
 			fprintf(f, "<tr><td class=\"num\">%s</td>", svg_num(num(x, "seq", 0), 0, a, sizeof(a)));
-			fprintf(f, "<td class=\"num\">%s</td><td>", svg_num(total / 1000, 1, a, sizeof(a)));
+			fprintf(f, "<td class=\"num\">%s</td><td><span class=\"bars\">",
+				svg_num(total / 1000, 1, a, sizeof(a)));
 			for (int p = 0; p < 4 && total > 0; p++) {
 				double part = num(x, parts[p], 0);
 
@@ -438,7 +445,7 @@ static void timerlat_causes(FILE *f, const struct jv *rec)
 					"title=\"%s %s us\"></span>", 240 * part / total, svg_colour(p),
 					part_names[p], svg_num(part / 1000, 1, a, sizeof(a)));
 			}
-			fputs("</td><td>", f);
+			fputs("</span></td><td>", f);
 			for (size_t k = 0; causes && k < causes->len && k < 4; k++) {
 				const struct jv *cz = &causes->items[k];
 
@@ -453,7 +460,8 @@ static void timerlat_causes(FILE *f, const struct jv *rec)
 			fputs("</td></tr>\n", f);
 		}
 		fputs("</table>\n", f);
-		table(f, "All late wake-ups of the CPU: time by cause", arr(c, "causes_total"), NULL);
+		table(f, "All late wake-ups of the CPU: time by cause, the largest first",
+		      arr(c, "causes_total"), NULL, MAX_CAUSES);
 	}
 }
 
@@ -476,7 +484,7 @@ static void noise_like(FILE *f, const struct jv *rec, struct findings *fd)
 			svg_num(worst, 0, a, sizeof(a)));
 	findings_end(fd);
 	plot_record(f, rec, 0);
-	table(f, "Per CPU", cpus, NULL);
+	table(f, "Per CPU", cpus, NULL, MAX_ROWS);
 }
 
 void report_section(FILE *f, const struct jv *rec, const char *path)
@@ -490,7 +498,7 @@ void report_section(FILE *f, const struct jv *rec, const char *path)
 		measurement_findings(&fd, rec);
 		findings_end(&fd);
 		plot_record(f, rec, 0);
-		table(f, "Per CPU", arr(rec, "cpus"), NULL);
+		table(f, "Per CPU", arr(rec, "cpus"), NULL, MAX_ROWS);
 		pairs(f, "The tracer's auto-analysis", jv_get(rec, "analysis"));
 		timerlat_causes(f, rec);
 	} else if (strstr(schema, "noise")) {
@@ -499,7 +507,7 @@ void report_section(FILE *f, const struct jv *rec, const char *path)
 		measurement_findings(&fd, rec);
 		findings_end(&fd);
 		pairs(f, "Summary", jv_get(rec, "summary"));
-		table(f, "Per CPU: the gaps the hardware left", arr(rec, "cpus"), NULL);
+		table(f, "Per CPU: the gaps the hardware left", arr(rec, "cpus"), NULL, MAX_ROWS);
 	} else if (!strcmp(schema, "rtla-dhry")) {
 		const struct jv *slow = arr(rec, "slow_cpus"), *failed = arr(rec, "failed_cpus");
 
@@ -509,7 +517,7 @@ void report_section(FILE *f, const struct jv *rec, const char *path)
 			finding(&fd, "CPU %s failed its run", svg_num(failed->items[i].num, 0, a, sizeof(a)));
 		findings_end(&fd);
 		plot_record(f, rec, 0);
-		table(f, "Per CPU", arr(rec, "cpus"), rank_dhry);
+		table(f, "Per CPU", arr(rec, "cpus"), rank_dhry, MAX_ROWS);
 	} else if (!strcmp(schema, "rtla-compare")) {
 		finding(&fd, "%s regression(s) of %s figures compared (BASE %s, NEW %s)",
 			svg_num(num(rec, "regressions", 0), 0, a, sizeof(a)),
@@ -517,7 +525,7 @@ void report_section(FILE *f, const struct jv *rec, const char *path)
 			jv_str(rec, "new", "?"));
 		findings_end(&fd);
 		plot_record(f, rec, 0);
-		table(f, "The figures compared, regressions first", arr(rec, "comparisons"), rank_compare);
+		table(f, "The figures compared, regressions first", arr(rec, "comparisons"), rank_compare, MAX_ROWS);
 	} else if (!strcmp(schema, "rtla-features")) {
 		const struct jv *feats = arr(rec, "features");
 
@@ -527,7 +535,7 @@ void report_section(FILE *f, const struct jv *rec, const char *path)
 					jv_str(&feats->items[i], "group", "?"),
 					jv_str(&feats->items[i], "needed_by", "-"));
 		findings_end(&fd);
-		table(f, "What the kernel offers, the missing first", feats, rank_feature);
+		table(f, "What the kernel offers, the missing first", feats, rank_feature, MAX_ROWS);
 	} else if (!strcmp(schema, "rtla-capdump") || !strcmp(schema, "rtla-mdwe")) {
 		bool cap = !strcmp(schema, "rtla-capdump");
 		const struct jv *procs = arr(rec, "processes");
@@ -540,17 +548,17 @@ void report_section(FILE *f, const struct jv *rec, const char *path)
 			hits, procs ? procs->len : 0);
 		findings_end(&fd);
 		table(f, cap ? "Processes, those holding capabilities first"
-			     : "Processes, those mapping W+X first", procs, cap ? rank_capdump : rank_mdwe);
-		table(f, "Files", arr(rec, "files"), NULL);
+			     : "Processes, those mapping W+X first", procs, cap ? rank_capdump : rank_mdwe, MAX_ROWS);
+		table(f, "Files", arr(rec, "files"), NULL, MAX_ROWS);
 	} else {
 		/* a record without a view of its own: its tables as they are */
 		findings_end(&fd);
 		for (size_t i = 0; i < rec->len; i++)
 			if (rec->items[i].type == JV_ARR)
-				table(f, rec->keys[i], &rec->items[i], NULL);
+				table(f, rec->keys[i], &rec->items[i], NULL, MAX_ROWS);
 	}
 	/* the real-time configuration block, misconfigurations first */
 	table(f, "Real-time configuration of the measured CPUs, misconfigurations first",
-	      arr(jv_get(rec, "rt_config"), "items"), rank_config);
-	table(f, "SMIs per CPU", arr(jv_get(rec, "smi"), "cpus"), NULL);
+	      arr(jv_get(rec, "rt_config"), "items"), rank_config, MAX_ROWS);
+	table(f, "SMIs per CPU", arr(jv_get(rec, "smi"), "cpus"), NULL, MAX_ROWS);
 }
