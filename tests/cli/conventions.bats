@@ -20,6 +20,7 @@ declare -gA QUICK=(
 	[damos]="--sysroot $BATS_TEST_DIRNAME/../fixtures/damos/vm-6.12"
 	[mdwe]="1"
 	[compare]="$BATS_TEST_DIRNAME/../fixtures/gates/base.json $BATS_TEST_DIRNAME/../fixtures/gates/base.json"
+	[report]="$BATS_TEST_DIRNAME/../fixtures/report/dhry.json"
 	[help]=""
 	# verbs, where the command's own quick arguments do not fit them
 	["osnoise top"]="--backend sampler -c 0 -d 1s"
@@ -33,8 +34,8 @@ declare -gA QUICK=(
 	["damos show"]="--sysroot $BATS_TEST_DIRNAME/../fixtures/damos/vm-6.12"
 	["parport list"]="--ports"
 )
-# Commands with no JSON record (help prints text only).
-declare -g NO_JSON=" help "
+# Commands with no JSON record (help prints text only, report a page).
+declare -g NO_JSON=" help report "
 
 setup() {
 	tmp=$(mktemp -d)
@@ -155,7 +156,8 @@ doc = json.load(sys.stdin)
 keys = list(doc)
 assert keys[:7] == ["schema", "tool", "version", "command", "host", "kernel", "started"], keys
 name = {"osnoise": "osnoise top"}.get(cmd, cmd)
-assert doc["schema"] == {"name": "rtla-" + name.replace(" ", "-"), "version": 1}, doc["schema"]
+assert doc["schema"]["name"] == "rtla-" + name.replace(" ", "-"), doc["schema"]
+assert doc["schema"]["version"] in (1, 2), doc["schema"]
 assert doc["tool"] == "rtla" and doc["command"] == name, doc["command"]
 assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", doc["started"]), doc["started"]
 assert doc["kernel"] and doc["host"]
@@ -519,8 +521,8 @@ value_options() {
 		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
 		[[ $err == "$want"* ]]
 	done <<-'EOF'
-		|rtla: no command given (commands: osnoise, hwnoise, timerlat, hwlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
-		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, timerlat, hwlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help)
+		|rtla: no command given (commands: osnoise, hwnoise, timerlat, hwlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, report, help)
+		version|rtla: unknown command: 'version' (commands: osnoise, hwnoise, timerlat, hwlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, report, help)
 		timerlat bogus|rtla timerlat: unknown verb: 'bogus' (verbs: top, hist)
 		timerlat -p 2000000|rtla timerlat: Period longer than 1 s: 2000000 us
 		timerlat top -p 99|rtla timerlat top: Period shorter than 100 us: 99 us

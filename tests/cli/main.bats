@@ -4,7 +4,7 @@
 load ../lib/helper
 bats_require_minimum_version 1.5.0
 
-COMMANDS="osnoise, hwnoise, timerlat, hwlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, help"
+COMMANDS="osnoise, hwnoise, timerlat, hwlat, dhry, capdump, mdwe, parport, damos, features, capture, compare, report, help"
 
 setup() {
 	tmp=$(mktemp -d)
