@@ -20,10 +20,6 @@
 # that ld through trixie's own dynamic loader and libraries: no chroot, no
 # root, nothing installed.  The Makefile hands it to bookworm's gcc (-B):
 # compiling stays bookworm's, only the link is trixie's.
-# riscv64's bundle is run (tests/package) by trixie's qemu-riscv64 too,
-# ARCH/qemu/qemu-riscv64 (static; from trixie's qemu-user, of which nothing
-# else is kept): bookworm's qemu 7.2 loses a futex wake-up of trixie's
-# glibc now and then, and a process-shared condition variable waits for ever.
 #
 # The cache is ${RTLA_CROSS_CACHE:-/var/cache/rtla-cross}/ARCH: sysroot is a
 # link to sysroot-HASH, HASH naming the exact package versions, so a new
@@ -65,16 +61,12 @@ SUITE=bookworm
 [[ $arch == riscv64 ]] && SUITE=trixie    # bookworm has no riscv64
 
 host_arch=$(dpkg --print-architecture)
-LINKER="" RUNNER=""
-if [[ $arch == riscv64 ]]; then
-	LINKER="binutils-$triplet"
-	RUNNER=qemu-user
-fi
+LINKER=""
+[[ $arch == riscv64 ]] && LINKER="binutils-$triplet"
 
 ready() {
 	[[ -f $CACHE/ready && -d $CACHE/sysroot/usr/include ]] &&
-		{ [[ -z $LINKER ]] || [[ -x $CACHE/linker/ld-only/ld ]]; } &&
-		{ [[ -z $RUNNER ]] || [[ -x $CACHE/qemu/qemu-$arch ]]; }
+		{ [[ -z $LINKER ]] || [[ -x $CACHE/linker/ld-only/ld ]]; }
 }
 if ((!refresh)) && ready; then
 	exit 0
@@ -200,19 +192,6 @@ EOF
 	mv -T "$CACHE/linker.new" "$CACHE/linker"
 fi
 
-QROOT=""
-if [[ -n $RUNNER ]]; then
-	unpack qemu "$host_arch" "$RUNNER"
-	QROOT=$ROOT
-	if [[ ! -x $QROOT/qemu-$arch ]]; then
-		mv "$QROOT/usr/bin/qemu-$arch" "$QROOT/" || die "trixie's $RUNNER has no qemu-$arch"
-		find "$QROOT" -mindepth 1 -maxdepth 1 ! -name "qemu-$arch" ! -name '.*' -exec rm -rf {} +
-	fi
-	"$QROOT/qemu-$arch" --version >/dev/null || die "trixie's qemu-$arch does not run here"
-	ln -sfn "${QROOT##*/}" "$CACHE/qemu.new"
-	mv -T "$CACHE/qemu.new" "$CACHE/qemu"
-fi
-
 # shellcheck disable=SC2086 # DEV is a list
 unpack sysroot "$arch" $DEV
 all_pkgs+=("${pkgs[@]}")
@@ -224,9 +203,8 @@ mv -T "$CACHE/sysroot.new" "$CACHE/sysroot"
 	printf 'package=%s\n' "${all_pkgs[@]}"
 } >"$CACHE/ready"
 # Older roots and downloads that no package names any more.
-# (qemu-user's .deb, 71 MB, goes too: the one program kept is unpacked.)
-for d in "$CACHE"/sysroot-* "$CACHE"/linker-* "$CACHE"/qemu-*; do
-	[[ -e $d && $d != "$ROOT" && $d != "${LROOT:-}" && $d != "$QROOT" ]] || continue
+for d in "$CACHE"/sysroot-* "$CACHE"/linker-*; do
+	[[ -e $d && $d != "$ROOT" && $d != "${LROOT:-}" ]] || continue
 	rm -rf "$d"
 done
 for f in "$DEBS"/*.deb; do

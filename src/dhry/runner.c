@@ -400,31 +400,58 @@ static void monitor(struct group *gr, struct worker *ws, int n, int index, int t
 	}
 }
 
-static void group_init(struct group *gr)
+/*
+ * The lock and condition the group's processes share: 0, or -errno. The
+ * lock is robust, so that a worker that dies holding it does not stop the
+ * others; where the kernel cannot keep robust lists (set_robust_list
+ * fails: qemu-user), glibc refuses a robust lock (ENOTSUP) and the group
+ * takes a plain shared one, whose only loss is that case. Left as zeroes,
+ * it would be a lock of one process, which the others never wake.
+ */
+static int group_init(struct group *gr)
 {
 	pthread_mutexattr_t ma;
 	pthread_condattr_t ca;
+	int ret;
 
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
 	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
-	pthread_mutex_init(&gr->lock, &ma);
+	ret = pthread_mutex_init(&gr->lock, &ma);
+	if (ret == ENOTSUP) {
+		pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_STALLED);
+		ret = pthread_mutex_init(&gr->lock, &ma);
+	}
 	pthread_mutexattr_destroy(&ma);
+	if (ret)
+		return -ret;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&gr->cond, &ca);
+	ret = pthread_cond_init(&gr->cond, &ca);
 	pthread_condattr_destroy(&ca);
+	if (ret) {
+		pthread_mutex_destroy(&gr->lock);
+		return -ret;
+	}
 	gr->ready.expected = gr->go.expected = -1;
+	return 0;
 }
 
 /* Run one group: every worker of ws[] at once. A worker that cannot start is its CPU's error. */
 static void run_group(struct group *gr, struct worker *ws, int n, int index, int total)
 {
 	pid_t parent = getpid();
-	int started = 0;
+	int started = 0, ret = group_init(gr);
 
-	group_init(gr);
+	if (ret) {
+		for (int i = 0; i < n; i++) {
+			ws[i].res.error = ret;
+			snprintf(ws[i].res.why, sizeof(ws[i].res.why),
+				 "cannot share a lock with the workers: %s", strerror(-ret));
+		}
+		return;
+	}
 	/* a child must not flush what the parent has buffered */
 	fflush(stdout);
 	fflush(stderr);

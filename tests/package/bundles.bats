@@ -22,14 +22,11 @@ bundle_of() {
 	echo "$(dirname "$RTLA")-$1/bundle/rtla-$VERSION-$1"
 }
 
-# qemu_of ARCH: the qemu-user of that machine. riscv64's is trixie's, which
-# scripts/cross-sysroot.sh keeps beside the riscv64 sysroot: bookworm's
-# qemu-riscv64 (7.2) loses a futex wake-up of trixie's glibc now and then.
 qemu_of() {
 	case $1 in
 	arm64) echo qemu-aarch64 ;;
 	armhf) echo qemu-arm ;;
-	riscv64) echo "${RTLA_CROSS_CACHE:-/var/cache/rtla-cross}/riscv64/qemu/qemu-riscv64" ;;
+	riscv64) echo qemu-riscv64 ;;
 	esac
 }
 
@@ -96,6 +93,7 @@ capdump() {
 
 dhry() {
 	run board "$1" dhry -c 0 -d 1s
+	echo "status $status: $output"
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} == *DMIPS* ]]
 	# CPU 0's row: a DMIPS figure (the 6th field) above zero
