@@ -70,7 +70,7 @@ void noise_require_words(FILE *out, const struct cli_completion *c);
 #define NOISE_OPT_PLOT \
 	CLI_VALUE(OPT_PLOT, "plot", "FILE", \
 		  "also draw the histogram as an SVG plot into FILE (rtla report's plot)", \
-		  .flags = CLI_FILE | CLI_NOT_STDOUT, .complete = CLI_COMP_FILE)
+		  .complete = CLI_COMP_FILE, .flags = CLI_FILE | CLI_NOT_STDOUT)
 
 /* Upstream's -P. */
 #define NOISE_OPT_PRIORITY \

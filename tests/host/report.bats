@@ -132,6 +132,14 @@ AREA="80 52 874 330"
 	cmp timerlat-hist.plot.svg "$tmp/timerlat.svg"
 }
 
+@test "hist --plot: a FILE that cannot be written is refused before the run, nothing measured" {
+	run -1 "$RTLA" osnoise hist --backend sampler -c 0 -d 1s --plot /nonexistent/plot.svg
+	[ "$output" = "rtla osnoise hist: --plot: /nonexistent/plot.svg: No such file or directory" ]
+	run -1 "$RTLA" timerlat hist --backend sampler -c 0 -d 1s --plot -
+	[[ $output == "rtla timerlat hist: --plot"* ]]
+	[ "${#lines[@]}" -eq 1 ]
+}
+
 @test "report: the VM tier's tracer records render too" {
 	"$RTLA" report --html "$tmp/page.html" "$FIX"/*-tracer.json
 	browse --dump-dom "file://$tmp/page.html" >"$tmp/dom.html"
