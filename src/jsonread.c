@@ -368,3 +368,17 @@ bool jv_num(const struct jv *v, const char *key, double *out)
 	*out = m->num;
 	return true;
 }
+
+double jv_num_or(const struct jv *v, const char *key, double fallback)
+{
+	double d;
+
+	return jv_num(v, key, &d) ? d : fallback;
+}
+
+const struct jv *jv_arr(const struct jv *v, const char *key)
+{
+	const struct jv *a = jv_get(v, key);
+
+	return a && a->type == JV_ARR ? a : NULL;
+}

@@ -34,5 +34,8 @@ const struct jv *jv_get(const struct jv *v, const char *key);
 /* A member's string or number, or the fallback when absent or of another type. */
 const char *jv_str(const struct jv *v, const char *key, const char *fallback);
 bool jv_num(const struct jv *v, const char *key, double *out);
+/* A member's number, or FALLBACK; a member that is an array, or NULL */
+double jv_num_or(const struct jv *v, const char *key, double fallback);
+const struct jv *jv_arr(const struct jv *v, const char *key);
 
 #endif

@@ -165,4 +165,7 @@ int out_table_json(struct out_table *t, struct json *j);
 /* Flush stdout: 0, or -errno of the first write error it ever had. */
 int out_flush_stdout(void);
 
+/* TEXT escaped for XML and HTML (JUnit files, rtla report's pages and plots); NULL: nothing */
+void xml_text(FILE *f, const char *text);
+
 #endif

@@ -21,23 +21,11 @@
 #include "osnoise/gate.h"
 #include "osnoise/misconfig.h"
 #include "osnoise/osnoise.h"
+#include "output.h"
 #include "rtconfig.h"
 #include "util.h"
 
 /* ---- JUnit ------------------------------------------------------------------ */
-
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
 
 static void utc_stamp(time_t t, char *buf, size_t len)
 {

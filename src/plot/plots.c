@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot/plots.h"
 #include "fsutil.h"
+#include "output.h"
+#include "plot/plots.h"
 #include "plot/svg.h"
 
 #define WIDTH	900
@@ -23,19 +24,6 @@ const char *plot_schema(const struct jv *rec)
 	return jv_str(jv_get(rec, "schema"), "name", "");
 }
 
-static const struct jv *arr(const struct jv *v, const char *key)
-{
-	const struct jv *a = jv_get(v, key);
-
-	return a && a->type == JV_ARR ? a : NULL;
-}
-
-static double num(const struct jv *v, const char *key, double fallback)
-{
-	double d;
-
-	return jv_num(v, key, &d) ? d : fallback;
-}
 
 /* The number at INDEX of array V, or NAN */
 static double at(const struct jv *v, size_t index)
@@ -122,10 +110,10 @@ static int steps_of(struct curve *c, const struct jv *buckets, double bs)
 /* CPU's row of a record's cpus[] */
 static const struct jv *cpu_row(const struct jv *rec, int cpu)
 {
-	const struct jv *cpus = arr(rec, "cpus");
+	const struct jv *cpus = jv_arr(rec, "cpus");
 
 	for (size_t i = 0; cpus && i < cpus->len; i++)
-		if (num(&cpus->items[i], "cpu", -1) == cpu)
+		if (jv_num_or(&cpus->items[i], "cpu", -1) == cpu)
 			return &cpus->items[i];
 	return NULL;
 }
@@ -134,11 +122,11 @@ static const struct jv *cpu_row(const struct jv *rec, int cpu)
 static struct curve *gather(const struct jv *rec, const char *ctx, int *nr, double *bs)
 {
 	const struct jv *hist = jv_get(rec, "histogram");
-	const struct jv *cpus = ctx ? arr(hist, "cpus") : arr(rec, "cpus");
+	const struct jv *cpus = ctx ? jv_arr(hist, "cpus") : jv_arr(rec, "cpus");
 	struct curve *c;
 
 	*nr = 0;
-	*bs = num(hist, ctx ? "bucket_size" : "bucket_size_us", 1);
+	*bs = jv_num_or(hist, ctx ? "bucket_size" : "bucket_size_us", 1);
 	if (!cpus || !cpus->len)
 		return NULL;
 	c = calloc(cpus->len, sizeof(*c));
@@ -146,24 +134,24 @@ static struct curve *gather(const struct jv *rec, const char *ctx, int *nr, doub
 		return NULL;
 	for (size_t i = 0; i < cpus->len; i++) {
 		const struct jv *row = &cpus->items[i], *h = ctx ? jv_get(row, ctx) : row;
-		const struct jv *own = ctx ? cpu_row(rec, (int)num(row, "cpu", -1)) : row;
+		const struct jv *own = ctx ? cpu_row(rec, (int)jv_num_or(row, "cpu", -1)) : row;
 		/* timerlat's figures are in an object per context, hwlat's are inner_max_us */
 		const struct jv *figures = ctx ? jv_get(own, ctx) : row;
 		struct curve *k = &c[*nr];
 		char key[32];
 
-		if (!h || !arr(h, "buckets"))
+		if (!h || !jv_arr(h, "buckets"))
 			continue;
-		k->cpu = (int)num(row, "cpu", -1);
-		k->over = num(h, ctx ? "over" : "over_count", 0);
-		k->p99_us = num(figures, "p99_us", NAN);
-		k->p999_us = num(figures, "p999_us", NAN);
-		k->max_us = ctx ? num(figures, "max_ns", NAN) / 1000 : num(figures, "max_us", NAN);
+		k->cpu = (int)jv_num_or(row, "cpu", -1);
+		k->over = jv_num_or(h, ctx ? "over" : "over_count", 0);
+		k->p99_us = jv_num_or(figures, "p99_us", NAN);
+		k->p999_us = jv_num_or(figures, "p999_us", NAN);
+		k->max_us = ctx ? jv_num_or(figures, "max_ns", NAN) / 1000 : jv_num_or(figures, "max_us", NAN);
 		if (ctx && !figures) {
 			snprintf(key, sizeof(key), "%s_max_us", ctx);
-			k->max_us = num(own, key, NAN);
+			k->max_us = jv_num_or(own, key, NAN);
 		}
-		if (steps_of(k, arr(h, "buckets"), *bs)) {
+		if (steps_of(k, jv_arr(h, "buckets"), *bs)) {
 			curves_free(c, *nr + 1);
 			return NULL;
 		}
@@ -234,7 +222,7 @@ static int plot_histogram(FILE *f, const struct jv *rec, const char *ctx, const 
 	struct svg_axis x = { .max = 10, .label = "latency (us)" };
 	struct svg_axis y = { .min = Y_FLOOR, .max = 10, .log = true, .label = "samples" };
 	const char *tool = jv_str(rec, "command", "noise");
-	const struct jv *gate = arr(jv_get(rec, "gate"), "criteria");
+	const struct jv *gate = jv_arr(jv_get(rec, "gate"), "criteria");
 	const char **names, **colours;
 	char title[160], desc[400], a[32], b[32], c[32], label[96];
 	struct curve *cv;
@@ -316,7 +304,7 @@ static int plot_histogram(FILE *f, const struct jv *rec, const char *ctx, const 
 /* The index of field NAME in a series, or -1 */
 static int field_of(const struct jv *series, const char *name)
 {
-	const struct jv *fields = arr(series, "fields");
+	const struct jv *fields = jv_arr(series, "fields");
 
 	for (size_t i = 0; fields && i < fields->len; i++)
 		if (!strcmp(jv_str(&fields->items[i], "name", ""), name))
@@ -343,8 +331,8 @@ static double series_value(const struct jv *pt, enum series_kind kind, const int
 static int plot_series(FILE *f, const struct jv *rec, enum series_kind kind, const char *ctx,
 		       const char *ctx_name)
 {
-	const struct jv *series = jv_get(rec, "series"), *rows = arr(series, "rows");
-	double width = num(series, "width_s", 0), unit = 1, ymin = INFINITY, ymax = -INFINITY;
+	const struct jv *series = jv_get(rec, "series"), *rows = jv_arr(series, "rows");
+	double width = jv_num_or(series, "width_s", 0), unit = 1, ymin = INFINITY, ymax = -INFINITY;
 	struct svg_axis x = { .max = 1, .label = "time since the start (s)" }, y = { .max = 1 };
 	char title[160], desc[200], fname[2][32], a[32];
 	int fi[3], len = 0, worst = -1, n;
@@ -368,7 +356,7 @@ static int plot_series(FILE *f, const struct jv *rec, enum series_kind kind, con
 	if (fi[0] < 0 || fi[1] < 0 || fi[2] < 0)
 		return 0;
 	for (size_t r = 0; r < rows->len; r++) {
-		const struct jv *pts = arr(&rows->items[r], "points");
+		const struct jv *pts = jv_arr(&rows->items[r], "points");
 
 		for (size_t i = 0; pts && i < pts->len; i++) {
 			double v = series_value(&pts->items[i], kind, fi);
@@ -417,7 +405,7 @@ static int plot_series(FILE *f, const struct jv *rec, enum series_kind kind, con
 	}
 	snprintf(desc, sizeof(desc), "%zu CPUs, a point every %s s; the worst point: CPU %d at %s s",
 		 rows->len, svg_num(width, 3, a, sizeof(a)),
-		 (int)num(&rows->items[worst], "cpu", -1), svg_num(worst_t, 0, fname[0], sizeof(fname[0])));
+		 (int)jv_num_or(&rows->items[worst], "cpu", -1), svg_num(worst_t, 0, fname[0], sizeof(fname[0])));
 	n = (int)rows->len;
 	names = calloc(n, sizeof(*names));
 	colours = calloc(n, sizeof(*colours));
@@ -430,7 +418,7 @@ static int plot_series(FILE *f, const struct jv *rec, enum series_kind kind, con
 	svg_axes(&s);
 	for (int pass = 0; pass < 2; pass++) {
 		for (int r = 0; r < n; r++) {
-			const struct jv *pts = arr(&rows->items[r], "points");
+			const struct jv *pts = jv_arr(&rows->items[r], "points");
 			double *xs, *ys;
 			int k = 0;
 			char *name;
@@ -456,7 +444,7 @@ static int plot_series(FILE *f, const struct jv *rec, enum series_kind kind, con
 				ys[k++] = v;
 			}
 			snprintf(name, 32, r == worst ? "CPU %d (worst)" : "CPU %d",
-				 (int)num(&rows->items[r], "cpu", -1));
+				 (int)jv_num_or(&rows->items[r], "cpu", -1));
 			names[r] = name;
 			colours[r] = r == worst ? SVG_MARK : svg_colour(r);
 			svg_line(&s, xs, ys, k, colours[r], r == worst ? 2.5 : 1.2, false, name);
@@ -479,10 +467,10 @@ static int plot_series(FILE *f, const struct jv *rec, enum series_kind kind, con
 
 static int plot_dhry(FILE *f, const struct jv *rec)
 {
-	const struct jv *cpus = arr(rec, "cpus");
+	const struct jv *cpus = jv_arr(rec, "cpus");
 	struct svg_axis x = { -0.5, 0.5, false, "CPU", SVG_TICKS_WHOLE };
 	struct svg_axis y = { .max = 1, .label = "DMIPS" };
-	double median = num(rec, "median_dmips", NAN), pct = num(rec, "threshold_pct", 10);
+	double median = jv_num_or(rec, "median_dmips", NAN), pct = jv_num_or(rec, "threshold_pct", 10);
 	const char *names[] = { "DMIPS", "slow core" }, *colours[] = { "#0072B2", SVG_MARK };
 	char title[160], desc[200], a[32], b[32], label[96];
 	struct svg s;
@@ -490,7 +478,7 @@ static int plot_dhry(FILE *f, const struct jv *rec)
 	if (!cpus || !cpus->len)
 		return 0;
 	for (size_t i = 0; i < cpus->len; i++) {
-		double d = num(&cpus->items[i], "dmips", 0), cpu = num(&cpus->items[i], "cpu", 0);
+		double d = jv_num_or(&cpus->items[i], "dmips", 0), cpu = jv_num_or(&cpus->items[i], "cpu", 0);
 
 		if (d > y.max)
 			y.max = d;
@@ -508,13 +496,13 @@ static int plot_dhry(FILE *f, const struct jv *rec)
 	for (size_t i = 0; i < cpus->len; i++) {
 		const struct jv *c = &cpus->items[i];
 		bool slow = jv_get(c, "slow") && jv_get(c, "slow")->type == JV_BOOL && jv_get(c, "slow")->b;
-		double mhz = num(c, "mhz", NAN);
+		double mhz = jv_num_or(c, "mhz", NAN);
 
-		snprintf(label, sizeof(label), "CPU %d: %s DMIPS%s%s%s", (int)num(c, "cpu", 0),
-			 svg_num(num(c, "dmips", 0), 0, a, sizeof(a)), isnan(mhz) ? "" : ", ",
-			 isnan(mhz) ? "" : svg_num(num(c, "dmips_per_mhz", 0), 2, b, sizeof(b)),
+		snprintf(label, sizeof(label), "CPU %d: %s DMIPS%s%s%s", (int)jv_num_or(c, "cpu", 0),
+			 svg_num(jv_num_or(c, "dmips", 0), 0, a, sizeof(a)), isnan(mhz) ? "" : ", ",
+			 isnan(mhz) ? "" : svg_num(jv_num_or(c, "dmips_per_mhz", 0), 2, b, sizeof(b)),
 			 isnan(mhz) ? "" : " DMIPS/MHz");
-		svg_bar(&s, num(c, "cpu", 0), 0.7, num(c, "dmips", 0), slow ? SVG_MARK : "#0072B2",
+		svg_bar(&s, jv_num_or(c, "cpu", 0), 0.7, jv_num_or(c, "dmips", 0), slow ? SVG_MARK : "#0072B2",
 			false, label);
 	}
 	snprintf(label, sizeof(label), "slow below %s DMIPS (median - %s%%)",
@@ -529,7 +517,7 @@ static int plot_dhry(FILE *f, const struct jv *rec)
 /* compare: the times of each CPU, BASE hollow and NEW filled, a regression in the mark colour */
 static int plot_compare(FILE *f, const struct jv *rec)
 {
-	const struct jv *rows = arr(rec, "comparisons");
+	const struct jv *rows = jv_arr(rec, "comparisons");
 	struct svg_axis x = { -0.5, 0.5, false, "CPU and figure", SVG_TICKS_NONE };
 	struct svg_axis y = { .min = 0.8, .max = 10, .log = true, .label = "us (log)" };
 	const char *names[] = { "BASE", "NEW", "NEW, a regression" };
@@ -543,10 +531,10 @@ static int plot_compare(FILE *f, const struct jv *rec)
 
 		if (strlen(m) > 3 && !strcmp(m + strlen(m) - 3, "_us") && strcmp(m, "noise_us")) {
 			n++;
-			if (num(&rows->items[i], "base", 0) > y.max)
-				y.max = num(&rows->items[i], "base", 0);
-			if (num(&rows->items[i], "new", 0) > y.max)
-				y.max = num(&rows->items[i], "new", 0);
+			if (jv_num_or(&rows->items[i], "base", 0) > y.max)
+				y.max = jv_num_or(&rows->items[i], "base", 0);
+			if (jv_num_or(&rows->items[i], "new", 0) > y.max)
+				y.max = jv_num_or(&rows->items[i], "new", 0);
 		}
 	}
 	if (!n)
@@ -554,8 +542,8 @@ static int plot_compare(FILE *f, const struct jv *rec)
 	x.max = n - 0.5;
 	y.max = pow(10, ceil(log10(y.max * 1.5)));
 	snprintf(label, sizeof(label), "%s regression%s of %s figures judged",
-		 svg_num(num(rec, "regressions", 0), 0, a, sizeof(a)),
-		 num(rec, "regressions", 0) == 1 ? "" : "s", svg_num(num(rec, "compared", 0), 0, b, sizeof(b)));
+		 svg_num(jv_num_or(rec, "regressions", 0), 0, a, sizeof(a)),
+		 jv_num_or(rec, "regressions", 0) == 1 ? "" : "s", svg_num(jv_num_or(rec, "compared", 0), 0, b, sizeof(b)));
 	svg_begin(&s, f, WIDTH, HEIGHT + 60, "compare: BASE and NEW, per CPU and figure", label,
 		  &x, &y, 3);
 	s.bottom -= 60;
@@ -569,16 +557,16 @@ static int plot_compare(FILE *f, const struct jv *rec)
 
 		if (!(strlen(m) > 3 && !strcmp(m + strlen(m) - 3, "_us") && strcmp(m, "noise_us")))
 			continue;
-		snprintf(label, sizeof(label), "CPU %d %s: BASE %s, NEW %s (%s)", (int)num(r, "cpu", 0), m,
-			 svg_num(num(r, "base", 0), 1, a, sizeof(a)), svg_num(num(r, "new", 0), 1, b, sizeof(b)),
+		snprintf(label, sizeof(label), "CPU %d %s: BASE %s, NEW %s (%s)", (int)jv_num_or(r, "cpu", 0), m,
+			 svg_num(jv_num_or(r, "base", 0), 1, a, sizeof(a)), svg_num(jv_num_or(r, "new", 0), 1, b, sizeof(b)),
 			 verdict);
-		svg_bar(&s, n, 0.8, num(r, "base", 0), "#000000", true, label);
-		svg_bar(&s, n, 0.45, num(r, "new", 0), bad ? SVG_MARK : "#56B4E9", false, label);
+		svg_bar(&s, n, 0.8, jv_num_or(r, "base", 0), "#000000", true, label);
+		svg_bar(&s, n, 0.45, jv_num_or(r, "new", 0), bad ? SVG_MARK : "#56B4E9", false, label);
 		xc = svg_px(&s, n);
 		fprintf(f, "<text transform=\"translate(%.1f %d) rotate(-45)\" text-anchor=\"end\" "
 			"font-size=\"10\"%s>", xc, s.bottom + 12, bad ? " fill=\"" SVG_MARK "\"" : "");
-		snprintf(label, sizeof(label), "%d %s", (int)num(r, "cpu", 0), m);
-		svg_escape(f, label);
+		snprintf(label, sizeof(label), "%d %s", (int)jv_num_or(r, "cpu", 0), m);
+		xml_text(f, label);
 		fputs("</text>\n", f);
 		n++;
 	}
@@ -590,10 +578,10 @@ static int plot_compare(FILE *f, const struct jv *rec)
 /* which contexts a timerlat record measured: those with samples in its series or histogram */
 static bool has_context(const struct jv *rec, const char *ctx)
 {
-	const struct jv *cpus = arr(rec, "cpus");
+	const struct jv *cpus = jv_arr(rec, "cpus");
 
 	for (size_t i = 0; cpus && i < cpus->len; i++)
-		if (num(jv_get(&cpus->items[i], ctx), "count", 0) > 0)
+		if (jv_num_or(jv_get(&cpus->items[i], ctx), "count", 0) > 0)
 			return true;
 	return false;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output.h"
 #include "plot/svg.h"
 
 #define LEGEND_ROW	18
@@ -22,19 +23,6 @@ static const char *const palette[SVG_COLOURS] = {
 const char *svg_colour(int i)
 {
 	return palette[(i < 0 ? -i : i) % SVG_COLOURS];
-}
-
-void svg_escape(FILE *f, const char *text)
-{
-	for (; text && *text; text++) {
-		switch (*text) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*text, f);
-		}
-	}
 }
 
 const char *svg_num(double v, int decimals, char *buf, size_t size)
@@ -120,16 +108,16 @@ void svg_begin(struct svg *s, FILE *f, int width, int height, const char *title,
 		"viewBox=\"0 0 %d %d\" role=\"img\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		width, s->height, width, s->height);
 	fputs("<title>", f);
-	svg_escape(f, title);
+	xml_text(f, title);
 	fputs("</title>\n", f);
 	if (desc) {
 		fputs("<desc>", f);
-		svg_escape(f, desc);
+		xml_text(f, desc);
 		fputs("</desc>\n", f);
 	}
 	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, s->height);
 	fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"14\" font-weight=\"bold\">", s->left);
-	svg_escape(f, title);
+	xml_text(f, title);
 	fputs("</text>\n", f);
 }
 
@@ -187,10 +175,10 @@ void svg_axes(struct svg *s)
 		"stroke=\"#000000\"/>\n", s->left, s->top, s->right - s->left, s->bottom - s->top);
 	fprintf(s->f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
 		(s->left + s->right) / 2, s->bottom + 34);
-	svg_escape(s->f, s->x.label);
+	xml_text(s->f, s->x.label);
 	fprintf(s->f, "</text>\n<text transform=\"translate(16 %d) rotate(-90)\" "
 		"text-anchor=\"middle\">", (s->top + s->bottom) / 2);
-	svg_escape(s->f, s->y.label);
+	xml_text(s->f, s->y.label);
 	fputs("</text>\n", s->f);
 }
 
@@ -210,7 +198,7 @@ void svg_line(struct svg *s, const double *xs, const double *ys, int n, const ch
 	fputs("\">", s->f);
 	if (name) {
 		fputs("<title>", s->f);
-		svg_escape(s->f, name);
+		xml_text(s->f, name);
 		fputs("</title>", s->f);
 	}
 	fputs("</polyline>\n", s->f);
@@ -229,7 +217,7 @@ void svg_bar(struct svg *s, double x, double w, double y, const char *colour, bo
 		fprintf(s->f, "fill=\"%s\">", colour);
 	if (name) {
 		fputs("<title>", s->f);
-		svg_escape(s->f, name);
+		xml_text(s->f, name);
 		fputs("</title>", s->f);
 	}
 	fputs("</rect>\n", s->f);
@@ -255,14 +243,14 @@ void svg_mark(struct svg *s, double v, bool vertical, const char *colour, const 
 			"text-anchor=\"end\">", s->left, y, s->right, y, colour, s->right - 4, y - 4,
 			colour);
 	}
-	svg_escape(s->f, label);
+	xml_text(s->f, label);
 	fputs("</text>\n", s->f);
 }
 
 void svg_note(struct svg *s, const char *text)
 {
 	fprintf(s->f, "<text x=\"%d\" y=\"40\" font-size=\"11\">", s->left);
-	svg_escape(s->f, text);
+	xml_text(s->f, text);
 	fputs("</text>\n", s->f);
 }
 
@@ -274,7 +262,7 @@ void svg_legend(struct svg *s, const char *const *names, const char *const *colo
 
 		fprintf(s->f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 			"<text x=\"%d\" y=\"%d\">", x, y - 10, colours[i], x + 16, y);
-		svg_escape(s->f, names[i]);
+		xml_text(s->f, names[i]);
 		fputs("</text>\n", s->f);
 	}
 }

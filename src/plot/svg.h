@@ -70,8 +70,6 @@ void svg_note(struct svg *s, const char *text);
 void svg_legend(struct svg *s, const char *const *names, const char *const *colours, int n);
 void svg_end(struct svg *s);
 
-/* Text escaped for XML/HTML. */
-void svg_escape(FILE *f, const char *text);
 /*
  * V for a person: thousands separated, DECIMALS after the point, a
  * trailing ".0" dropped ("12,345", "0.25"); into BUF, returned.

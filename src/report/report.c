@@ -19,6 +19,7 @@
 #include "fsutil.h"
 #include "jsonread.h"
 #include "msg.h"
+#include "output.h"
 #include "plot/plots.h"
 #include "plot/svg.h"
 #include "report/report.h"
@@ -78,21 +79,21 @@ static void write_page(FILE *f, const void *arg)
 	      "<title>rtla report: ", f);
 	for (int i = 0; i < pg->n; i++) {
 		fputs(i ? ", " : "", f);
-		svg_escape(f, jv_str(pg->recs[i], "command", "?"));
+		xml_text(f, jv_str(pg->recs[i], "command", "?"));
 		fputs(" on ", f);
-		svg_escape(f, jv_str(pg->recs[i], "host", "?"));
+		xml_text(f, jv_str(pg->recs[i], "host", "?"));
 	}
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>rtla report</h1>\n", report_css);
 	fputs("<nav><ol>\n", f);
 	for (int i = 0; i < pg->n; i++) {
 		fprintf(f, "<li><a href=\"#record-%d\">", i + 1);
-		svg_escape(f, jv_str(pg->recs[i], "command", "?"));
+		xml_text(f, jv_str(pg->recs[i], "command", "?"));
 		fputs("</a> on ", f);
-		svg_escape(f, jv_str(pg->recs[i], "host", "?"));
+		xml_text(f, jv_str(pg->recs[i], "host", "?"));
 		fputs(": <span class=\"verdict\">", f);
-		svg_escape(f, jv_str(pg->recs[i], "verdict", "-"));
+		xml_text(f, jv_str(pg->recs[i], "verdict", "-"));
 		fputs("</span> (", f);
-		svg_escape(f, base_name(pg->paths[i]));
+		xml_text(f, base_name(pg->paths[i]));
 		fputs(")</li>\n", f);
 	}
 	fputs("</ol></nav>\n", f);

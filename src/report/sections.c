@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output.h"
 #include "plot/plots.h"
 #include "plot/svg.h"
 #include "report/report.h"
@@ -41,22 +42,9 @@ const char report_css[] =
 
 static void esc(FILE *f, const char *s)
 {
-	svg_escape(f, s);
+	xml_text(f, s);
 }
 
-static const struct jv *arr(const struct jv *v, const char *key)
-{
-	const struct jv *a = jv_get(v, key);
-
-	return a && a->type == JV_ARR ? a : NULL;
-}
-
-static double num(const struct jv *v, const char *key, double fallback)
-{
-	double d;
-
-	return jv_num(v, key, &d) ? d : fallback;
-}
 
 static bool ends_with(const char *s, const char *tail)
 {
@@ -265,7 +253,7 @@ static void header(FILE *f, const struct jv *rec, const char *path)
 	esc(f, path);
 	fputs(" (", f);
 	esc(f, plot_schema(rec));
-	fprintf(f, ", version %g)</td></tr>\n", num(jv_get(rec, "schema"), "version", 1));
+	fprintf(f, ", version %g)</td></tr>\n", jv_num_or(jv_get(rec, "schema"), "version", 1));
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const struct jv *v = jv_get(rec, keys[i]);
 
@@ -356,7 +344,7 @@ static int rank_capdump(const struct jv *row)
 
 static int rank_mdwe(const struct jv *row)
 {
-	return num(row, "wx", 0) > 0 || num(row, "wx_count", 0) > 0 ? 0 : 1;
+	return jv_num_or(row, "wx", 0) > 0 || jv_num_or(row, "wx_count", 0) > 0 ? 0 : 1;
 }
 
 static int rank_dhry(const struct jv *row)
@@ -369,44 +357,44 @@ static int rank_dhry(const struct jv *row)
 /* The measurement records (noise, timerlat, hwlat): what went wrong first */
 static void measurement_findings(struct findings *fd, const struct jv *rec)
 {
-	const struct jv *gate = jv_get(rec, "gate"), *fails = arr(gate, "failures");
-	const struct jv *cfg = jv_get(rec, "rt_config"), *unmet = arr(cfg, "unmet");
-	const struct jv *stop = jv_get(rec, "stop"), *smi = arr(jv_get(rec, "smi"), "cpus");
+	const struct jv *gate = jv_get(rec, "gate"), *fails = jv_arr(gate, "failures");
+	const struct jv *cfg = jv_get(rec, "rt_config"), *unmet = jv_arr(cfg, "unmet");
+	const struct jv *stop = jv_get(rec, "stop"), *smi = jv_arr(jv_get(rec, "smi"), "cpus");
 	char a[32], b[32];
 
 	for (size_t i = 0; fails && i < fails->len; i++) {
 		const struct jv *x = &fails->items[i];
 
 		finding(fd, "--fail-if %s failed on CPU %d: %s is %s (limit %s)",
-			jv_str(x, "criterion", "?"), (int)num(x, "cpu", -1), jv_str(x, "metric", "?"),
-			svg_num(num(x, "value", NAN), 3, a, sizeof(a)),
-			svg_num(num(x, "limit", NAN), 3, b, sizeof(b)));
+			jv_str(x, "criterion", "?"), (int)jv_num_or(x, "cpu", -1), jv_str(x, "metric", "?"),
+			svg_num(jv_num_or(x, "value", NAN), 3, a, sizeof(a)),
+			svg_num(jv_num_or(x, "limit", NAN), 3, b, sizeof(b)));
 	}
 	for (size_t i = 0; unmet && i < unmet->len; i++)
 		finding(fd, "misconfigured for real time: %s",
 			unmet->items[i].type == JV_STR ? unmet->items[i].str : "?");
 	if (stop && stop->type == JV_OBJ)
 		finding(fd, "stopped: %s on CPU %d at %s us", jv_str(stop, "condition", "?"),
-			(int)num(stop, "cpu", -1), svg_num(num(stop, "value_us", NAN), 0, a, sizeof(a)));
+			(int)jv_num_or(stop, "cpu", -1), svg_num(jv_num_or(stop, "value_us", NAN), 0, a, sizeof(a)));
 	if (jv_str(rec, "degraded", NULL))
 		finding(fd, "degraded: %s", jv_str(rec, "degraded", ""));
-	if (num(rec, "missed_events", 0) > 0)
+	if (jv_num_or(rec, "missed_events", 0) > 0)
 		finding(fd, "%s trace events were lost: the figures have holes",
-			svg_num(num(rec, "missed_events", 0), 0, a, sizeof(a)));
-	if (num(rec, "lost_samples", 0) > 0)
+			svg_num(jv_num_or(rec, "missed_events", 0), 0, a, sizeof(a)));
+	if (jv_num_or(rec, "lost_samples", 0) > 0)
 		finding(fd, "%s samples were lost: the figures have holes",
-			svg_num(num(rec, "lost_samples", 0), 0, a, sizeof(a)));
+			svg_num(jv_num_or(rec, "lost_samples", 0), 0, a, sizeof(a)));
 	for (size_t i = 0; smi && i < smi->len; i++)
-		if (num(&smi->items[i], "count", 0) > 0)
+		if (jv_num_or(&smi->items[i], "count", 0) > 0)
 			finding(fd, "CPU %d took %s SMIs (system management interrupts) during the run",
-				(int)num(&smi->items[i], "cpu", -1),
-				svg_num(num(&smi->items[i], "count", 0), 0, a, sizeof(a)));
+				(int)jv_num_or(&smi->items[i], "cpu", -1),
+				svg_num(jv_num_or(&smi->items[i], "count", 0), 0, a, sizeof(a)));
 }
 
 /* timerlat: the causes of the late wake-ups, each CPU's worst as a breakdown */
 static void timerlat_causes(FILE *f, const struct jv *rec)
 {
-	const struct jv *ww = arr(rec, "worst_wakeups");
+	const struct jv *ww = jv_arr(rec, "worst_wakeups");
 	static const char *const parts[] = {
 		"irq_latency_ns", "irq_to_wakeup_ns", "wakeup_to_run_ns", "run_to_user_ns",
 	};
@@ -426,20 +414,20 @@ static void timerlat_causes(FILE *f, const struct jv *rec)
 		fputs(p < 3 ? ", " : ".</p>\n", f);
 	}
 	for (size_t i = 0; i < ww->len; i++) {
-		const struct jv *c = &ww->items[i], *worst = arr(c, "worst");
+		const struct jv *c = &ww->items[i], *worst = jv_arr(c, "worst");
 
 		fprintf(f, "<table>\n<caption>CPU %d: its worst wake-ups</caption>\n"
 			"<tr><th>wake-up</th><th>latency (us)</th><th>breakdown</th>"
-			"<th>causes (us)</th></tr>\n", (int)num(c, "cpu", -1));
+			"<th>causes (us)</th></tr>\n", (int)jv_num_or(c, "cpu", -1));
 		for (size_t w = 0; worst && w < worst->len; w++) {
-			const struct jv *x = &worst->items[w], *causes = arr(x, "causes");
-			double total = num(x, "latency_ns", 0);
+			const struct jv *x = &worst->items[w], *causes = jv_arr(x, "causes");
+			double total = jv_num_or(x, "latency_ns", 0);
 
-			fprintf(f, "<tr><td class=\"num\">%s</td>", svg_num(num(x, "seq", 0), 0, a, sizeof(a)));
+			fprintf(f, "<tr><td class=\"num\">%s</td>", svg_num(jv_num_or(x, "seq", 0), 0, a, sizeof(a)));
 			fprintf(f, "<td class=\"num\">%s</td><td><span class=\"bars\">",
 				svg_num(total / 1000, 1, a, sizeof(a)));
 			for (int p = 0; p < 4 && total > 0; p++) {
-				double part = num(x, parts[p], 0);
+				double part = jv_num_or(x, parts[p], 0);
 
 				fprintf(f, "<span class=\"bar\" style=\"width:%.1fpx;background:%s\" "
 					"title=\"%s %s us\"></span>", 240 * part / total, svg_colour(p),
@@ -453,21 +441,21 @@ static void timerlat_causes(FILE *f, const struct jv *rec)
 				esc(f, jv_str(cz, "kind", "?"));
 				fputs(" ", f);
 				esc(f, jv_str(cz, "name", ""));
-				if (num(cz, "pid", 0) > 0)
-					fprintf(f, " [%d]", (int)num(cz, "pid", 0));
-				fprintf(f, " %s", svg_num(num(cz, "ns", 0) / 1000, 1, a, sizeof(a)));
+				if (jv_num_or(cz, "pid", 0) > 0)
+					fprintf(f, " [%d]", (int)jv_num_or(cz, "pid", 0));
+				fprintf(f, " %s", svg_num(jv_num_or(cz, "ns", 0) / 1000, 1, a, sizeof(a)));
 			}
 			fputs("</td></tr>\n", f);
 		}
 		fputs("</table>\n", f);
 		table(f, "All late wake-ups of the CPU: time by cause, the largest first",
-		      arr(c, "causes_total"), NULL, MAX_CAUSES);
+		      jv_arr(c, "causes_total"), NULL, MAX_CAUSES);
 	}
 }
 
 static void noise_like(FILE *f, const struct jv *rec, struct findings *fd)
 {
-	const struct jv *cpus = arr(rec, "cpus");
+	const struct jv *cpus = jv_arr(rec, "cpus");
 	char a[32];
 	double worst = -1;
 	int worst_cpu = -1;
@@ -475,9 +463,9 @@ static void noise_like(FILE *f, const struct jv *rec, struct findings *fd)
 
 	measurement_findings(fd, rec);
 	for (size_t i = 0; cpus && i < cpus->len; i++)
-		if (num(&cpus->items[i], key, -1) > worst) {
-			worst = num(&cpus->items[i], key, -1);
-			worst_cpu = (int)num(&cpus->items[i], "cpu", -1);
+		if (jv_num_or(&cpus->items[i], key, -1) > worst) {
+			worst = jv_num_or(&cpus->items[i], key, -1);
+			worst_cpu = (int)jv_num_or(&cpus->items[i], "cpu", -1);
 		}
 	if (worst_cpu >= 0)
 		finding(fd, "the noisiest CPU: %d, with a single noise of %s us", worst_cpu,
@@ -498,7 +486,7 @@ void report_section(FILE *f, const struct jv *rec, const char *path)
 		measurement_findings(&fd, rec);
 		findings_end(&fd);
 		plot_record(f, rec, 0);
-		table(f, "Per CPU", arr(rec, "cpus"), NULL, MAX_ROWS);
+		table(f, "Per CPU", jv_arr(rec, "cpus"), NULL, MAX_ROWS);
 		pairs(f, "The tracer's auto-analysis", jv_get(rec, "analysis"));
 		timerlat_causes(f, rec);
 	} else if (strstr(schema, "noise")) {
@@ -507,9 +495,9 @@ void report_section(FILE *f, const struct jv *rec, const char *path)
 		measurement_findings(&fd, rec);
 		findings_end(&fd);
 		pairs(f, "Summary", jv_get(rec, "summary"));
-		table(f, "Per CPU: the gaps the hardware left", arr(rec, "cpus"), NULL, MAX_ROWS);
+		table(f, "Per CPU: the gaps the hardware left", jv_arr(rec, "cpus"), NULL, MAX_ROWS);
 	} else if (!strcmp(schema, "rtla-dhry")) {
-		const struct jv *slow = arr(rec, "slow_cpus"), *failed = arr(rec, "failed_cpus");
+		const struct jv *slow = jv_arr(rec, "slow_cpus"), *failed = jv_arr(rec, "failed_cpus");
 
 		for (size_t i = 0; slow && i < slow->len; i++)
 			finding(&fd, "CPU %s is a slow core", svg_num(slow->items[i].num, 0, a, sizeof(a)));
@@ -517,17 +505,17 @@ void report_section(FILE *f, const struct jv *rec, const char *path)
 			finding(&fd, "CPU %s failed its run", svg_num(failed->items[i].num, 0, a, sizeof(a)));
 		findings_end(&fd);
 		plot_record(f, rec, 0);
-		table(f, "Per CPU", arr(rec, "cpus"), rank_dhry, MAX_ROWS);
+		table(f, "Per CPU", jv_arr(rec, "cpus"), rank_dhry, MAX_ROWS);
 	} else if (!strcmp(schema, "rtla-compare")) {
 		finding(&fd, "%s regression(s) of %s figures compared (BASE %s, NEW %s)",
-			svg_num(num(rec, "regressions", 0), 0, a, sizeof(a)),
-			svg_num(num(rec, "compared", 0), 0, a + 16, 16), jv_str(rec, "base", "?"),
+			svg_num(jv_num_or(rec, "regressions", 0), 0, a, sizeof(a)),
+			svg_num(jv_num_or(rec, "compared", 0), 0, a + 16, 16), jv_str(rec, "base", "?"),
 			jv_str(rec, "new", "?"));
 		findings_end(&fd);
 		plot_record(f, rec, 0);
-		table(f, "The figures compared, regressions first", arr(rec, "comparisons"), rank_compare, MAX_ROWS);
+		table(f, "The figures compared, regressions first", jv_arr(rec, "comparisons"), rank_compare, MAX_ROWS);
 	} else if (!strcmp(schema, "rtla-features")) {
-		const struct jv *feats = arr(rec, "features");
+		const struct jv *feats = jv_arr(rec, "features");
 
 		for (size_t i = 0; feats && i < feats->len; i++)
 			if (!rank_feature(&feats->items[i]))
@@ -538,7 +526,7 @@ void report_section(FILE *f, const struct jv *rec, const char *path)
 		table(f, "What the kernel offers, the missing first", feats, rank_feature, MAX_ROWS);
 	} else if (!strcmp(schema, "rtla-capdump") || !strcmp(schema, "rtla-mdwe")) {
 		bool cap = !strcmp(schema, "rtla-capdump");
-		const struct jv *procs = arr(rec, "processes");
+		const struct jv *procs = jv_arr(rec, "processes");
 		int hits = 0;
 
 		for (size_t i = 0; procs && i < procs->len; i++)
@@ -549,7 +537,7 @@ void report_section(FILE *f, const struct jv *rec, const char *path)
 		findings_end(&fd);
 		table(f, cap ? "Processes, those holding capabilities first"
 			     : "Processes, those mapping W+X first", procs, cap ? rank_capdump : rank_mdwe, MAX_ROWS);
-		table(f, "Files", arr(rec, "files"), NULL, MAX_ROWS);
+		table(f, "Files", jv_arr(rec, "files"), NULL, MAX_ROWS);
 	} else {
 		/* a record without a view of its own: its tables as they are */
 		findings_end(&fd);
@@ -559,6 +547,6 @@ void report_section(FILE *f, const struct jv *rec, const char *path)
 	}
 	/* the real-time configuration block, misconfigurations first */
 	table(f, "Real-time configuration of the measured CPUs, misconfigurations first",
-	      arr(jv_get(rec, "rt_config"), "items"), rank_config, MAX_ROWS);
-	table(f, "SMIs per CPU", arr(jv_get(rec, "smi"), "cpus"), NULL, MAX_ROWS);
+	      jv_arr(jv_get(rec, "rt_config"), "items"), rank_config, MAX_ROWS);
+	table(f, "SMIs per CPU", jv_arr(jv_get(rec, "smi"), "cpus"), NULL, MAX_ROWS);
 }
