@@ -474,7 +474,9 @@ void xml_text(FILE *f, const char *s)
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
+		case '\t': case '\n': case '\r': fputc(*s, f); break;
+		/* no other control character is allowed in XML: U+FFFD stands in */
+		default: (unsigned char)*s < 0x20 ? fputs("\xEF\xBF\xBD", f) : fputc(*s, f);
 		}
 	}
 }

@@ -14,6 +14,8 @@ int series_init(struct series *s, const struct series_field *fields, int nr_fiel
 		int nr_rows, uint64_t width_us)
 {
 	memset(s, 0, sizeof(*s));
+	if (nr_fields < 1 || nr_fields > SERIES_FIELDS_MAX)
+		return -EINVAL;
 	s->vals = calloc((size_t)nr_rows * SERIES_POINTS * nr_fields, sizeof(*s->vals));
 	if (!s->vals)
 		return -ENOMEM;
@@ -52,7 +54,8 @@ static void halve(struct series *s)
 		for (int i = 0; i < SERIES_POINTS / 2; i++) {
 			uint64_t *to = point(s, row, i);
 
-			memcpy(to, point(s, row, 2 * i), s->nr_fields * sizeof(*to));
+			/* point 0 onto itself: memmove */
+			memmove(to, point(s, row, 2 * i), s->nr_fields * sizeof(*to));
 			fold(s, to, point(s, row, 2 * i + 1));
 		}
 		memset(point(s, row, SERIES_POINTS / 2), 0,
@@ -103,11 +106,11 @@ void series_json(struct json *j, const struct series *s, const char *row_key,
 		json_array_begin(j, "points");
 		for (int i = 0; i < s->len; i++) {
 			const uint64_t *p = point(s, row, i);
-			char text[32 * 21];
+			char text[SERIES_FIELDS_MAX * 21 + 2];
 			int n = 0;
 
 			/* a point a line: the record of a long run on many CPUs stays readable */
-			for (int f = 0; f < s->nr_fields && f < 32; f++)
+			for (int f = 0; f < s->nr_fields; f++)
 				n += snprintf(text + n, sizeof(text) - n, "%s%" PRIu64, f ? "," : "[", p[f]);
 			snprintf(text + n, sizeof(text) - n, "]");
 			json_raw(j, NULL, text);

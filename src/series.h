@@ -20,6 +20,7 @@
 #include "json.h"
 
 #define SERIES_POINTS 256
+#define SERIES_FIELDS_MAX 32
 
 enum series_merge { SERIES_SUM, SERIES_MAX };
 
@@ -37,7 +38,7 @@ struct series {
 	uint64_t *vals;			/* [row][SERIES_POINTS][field] */
 };
 
-/* 0, or -ENOMEM. WIDTH_US is the first width (at least 1). */
+/* 0, -EINVAL (no field, or more than SERIES_FIELDS_MAX), or -ENOMEM. WIDTH_US is the first width. */
 int series_init(struct series *s, const struct series_field *fields, int nr_fields,
 		int nr_rows, uint64_t width_us);
 void series_free(struct series *s);

@@ -165,6 +165,19 @@ static void json_gate(struct json *j, const struct noise_run *run)
 	for (int i = 0; i < c->len; i++)
 		json_str(j, NULL, c->items[i].text);
 	json_array_end(j);
+	/* the same, parsed: the limit in the metric's unit (rtla report draws it) */
+	json_array_begin(j, "limits");
+	for (int i = 0; i < c->len; i++) {
+		const struct gate_criterion *cr = &c->items[i];
+
+		json_object_begin(j, NULL);
+		json_str(j, "metric", gate_metrics[cr->metric].name);
+		json_str(j, "op", gate_op_str(cr->op));
+		json_limit(j, "limit", cr->metric, true, cr->limit);
+		json_str(j, "criterion", cr->text);
+		json_object_end(j);
+	}
+	json_array_end(j);
 	json_i64(j, "cpus_passed", v->nr_cpus - v->nr_cpus_failed);
 	json_i64(j, "cpus_failed", v->nr_cpus_failed);
 	json_array_begin(j, "failures");

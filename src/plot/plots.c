@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * plots - the plots of a record (plots.h).
+ * plots - the plots of a record (plots.h). Every plot of a CPU per curve
+ * goes through draw_cpus(): the others first, the worst CPU last (on top)
+ * in the mark colour, and one legend.
  */
 #include <errno.h>
 #include <math.h>
@@ -8,22 +10,19 @@
 #include <string.h>
 
 #include "fsutil.h"
-#include "output.h"
 #include "plot/plots.h"
 #include "plot/svg.h"
+#include "util.h"
 
-#define WIDTH	900
-#define HEIGHT	380
-#define Y_FLOOR	0.8	/* the log axis' bottom: a count of 1 stands above it */
-
-static const char *const contexts[] = { "irq", "thread", "user" };
-static const char *const context_names[] = { "IRQ", "thread", "user-space" };
+#define WIDTH		900
+#define HEIGHT		380
+#define Y_FLOOR		0.8	/* the log axis' bottom: a count of 1 stands above it */
+#define LEGEND_CPUS	12	/* beyond: the worst by name, the others counted */
 
 const char *plot_schema(const struct jv *rec)
 {
 	return jv_str(jv_get(rec, "schema"), "name", "");
 }
-
 
 /* The number at INDEX of array V, or NAN */
 static double at(const struct jv *v, size_t index)
@@ -32,36 +31,7 @@ static double at(const struct jv *v, size_t index)
 	       v->items[index].num : NAN;
 }
 
-/*
- * The legend of one curve per CPU: each CPU by name, the worst marked;
- * beyond LEGEND_CPUS the worst alone and the others together (their
- * colours cycle: a curve's <title> names its CPU)
- */
-#define LEGEND_CPUS 12
-
-static void cpu_legend(struct svg *s, const char *const *names, const char *const *colours, int n,
-		       int worst)
-{
-	char others[96];
-	const char *two[2], *two_colours[2] = { SVG_MARK, "#0072B2" };
-
-	if (n <= LEGEND_CPUS) {
-		svg_legend(s, names, colours, n);
-		return;
-	}
-	snprintf(others, sizeof(others), "the other %d CPUs (a curve's tooltip names its CPU)", n - 1);
-	two[0] = names[worst];
-	two[1] = others;
-	svg_legend(s, two, two_colours, 2);
-}
-
-/* the legend entries cpu_legend() draws */
-static int legend_entries(int n)
-{
-	return n <= LEGEND_CPUS ? n : 6;
-}
-
-/* One CPU's histogram as a step curve, with its figures. */
+/* One CPU's curve: its points and, for a histogram, its figures. */
 struct curve {
 	int cpu;
 	double *x, *y;
@@ -71,11 +41,64 @@ struct curve {
 
 static void curves_free(struct curve *c, int n)
 {
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; c && i < n; i++) {
 		free(c[i].x);
 		free(c[i].y);
 	}
 	free(c);
+}
+
+/* room for N points; 0 or -ENOMEM */
+static int curve_alloc(struct curve *c, size_t n)
+{
+	c->x = calloc(n, sizeof(double));
+	c->y = calloc(n, sizeof(double));
+	return c->x && c->y ? 0 : -ENOMEM;
+}
+
+/*
+ * N curves, one per CPU, the worst on top in the mark colour, and the
+ * legend: every CPU by name, or beyond LEGEND_CPUS the worst alone and the
+ * others counted (their colours cycle; a curve's <title> names its CPU).
+ */
+static void draw_cpus(struct svg *s, const struct curve *c, int n, int worst)
+{
+	char (*names)[32] = calloc(n > 0 ? n : 1, sizeof(*names)), others[96];
+	const char **labels = calloc(n > 0 ? n : 1, sizeof(*labels));
+	const char **colours = calloc(n > 0 ? n : 1, sizeof(*colours));
+
+	if (!names || !labels || !colours)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), i == worst ? "CPU %d (worst)" : "CPU %d", c[i].cpu);
+		labels[i] = names[i];
+		colours[i] = i == worst ? SVG_MARK : svg_colour(i);
+		if (i != worst)
+			svg_line(s, c[i].x, c[i].y, c[i].n, colours[i], 1.2, names[i]);
+	}
+	if (worst >= 0 && worst < n)
+		svg_line(s, c[worst].x, c[worst].y, c[worst].n, SVG_MARK, 2.5, names[worst]);
+	if (n <= LEGEND_CPUS || worst < 0) {
+		svg_legend(s, labels, colours, n <= LEGEND_CPUS ? n : 0);
+	} else {
+		snprintf(others, sizeof(others), "the other %d CPUs (a curve's tooltip names its CPU)",
+			 n - 1);
+		labels[0] = names[worst];
+		labels[1] = others;
+		colours[0] = SVG_MARK;
+		colours[1] = svg_colour(0);
+		svg_legend(s, labels, colours, 2);
+	}
+out:
+	free(names);
+	free(labels);
+	free(colours);
+}
+
+/* the legend entries draw_cpus() draws for N CPUs */
+static int legend_entries(int n)
+{
+	return n <= LEGEND_CPUS ? n : 2;
 }
 
 /* BUCKETS ([[us, count], ...], ascending) of size BS as steps that drop to the floor between runs */
@@ -84,14 +107,12 @@ static int steps_of(struct curve *c, const struct jv *buckets, double bs)
 	size_t n = buckets ? buckets->len : 0;
 	double end = 0;
 
-	c->x = calloc(4 * n + 2, sizeof(double));
-	c->y = calloc(4 * n + 2, sizeof(double));
-	if (!c->x || !c->y)
-		return -1;
+	if (curve_alloc(c, 4 * n + 2))
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		double v = at(&buckets->items[i], 0), count = at(&buckets->items[i], 1);
 
-		if (isnan(v) || isnan(count))
+		if (!isfinite(v) || !isfinite(count))
 			continue;
 		if (c->n && end < v) {
 			c->x[c->n] = end, c->y[c->n++] = Y_FLOOR;
@@ -101,9 +122,8 @@ static int steps_of(struct curve *c, const struct jv *buckets, double bs)
 		c->x[c->n] = v + bs, c->y[c->n++] = count;
 		end = v + bs;
 	}
-	if (c->n) {
+	if (c->n)
 		c->x[c->n] = end, c->y[c->n++] = Y_FLOOR;
-	}
 	return 0;
 }
 
@@ -118,8 +138,13 @@ static const struct jv *cpu_row(const struct jv *rec, int cpu)
 	return NULL;
 }
 
-/* The histogram curves of a noise record (CTX NULL) or of timerlat's context CTX */
-static struct curve *gather(const struct jv *rec, const char *ctx, int *nr, double *bs)
+/*
+ * The histogram curves of a noise record (CTX NULL) or of context CTX of a
+ * timerlat or hwlat record, *NR of them (a CPU without samples too: its run
+ * saw nothing above the threshold); NULL with *NR 0 when there are none,
+ * -ENOMEM in *ERR when out of memory
+ */
+static struct curve *gather(const struct jv *rec, const char *ctx, int *nr, double *bs, int *err)
 {
 	const struct jv *hist = jv_get(rec, "histogram");
 	const struct jv *cpus = ctx ? jv_arr(hist, "cpus") : jv_arr(rec, "cpus");
@@ -130,12 +155,14 @@ static struct curve *gather(const struct jv *rec, const char *ctx, int *nr, doub
 	if (!cpus || !cpus->len)
 		return NULL;
 	c = calloc(cpus->len, sizeof(*c));
-	if (!c)
+	if (!c) {
+		*err = -ENOMEM;
 		return NULL;
+	}
 	for (size_t i = 0; i < cpus->len; i++) {
 		const struct jv *row = &cpus->items[i], *h = ctx ? jv_get(row, ctx) : row;
 		const struct jv *own = ctx ? cpu_row(rec, (int)jv_num_or(row, "cpu", -1)) : row;
-		/* timerlat's figures are in an object per context, hwlat's are inner_max_us */
+		/* timerlat's figures are in an object per context, hwlat's are CTX_max_us */
 		const struct jv *figures = ctx ? jv_get(own, ctx) : row;
 		struct curve *k = &c[*nr];
 		char key[32];
@@ -151,42 +178,32 @@ static struct curve *gather(const struct jv *rec, const char *ctx, int *nr, doub
 			snprintf(key, sizeof(key), "%s_max_us", ctx);
 			k->max_us = jv_num_or(own, key, NAN);
 		}
+		(*nr)++;
 		if (steps_of(k, jv_arr(h, "buckets"), *bs)) {
-			curves_free(c, *nr + 1);
+			curves_free(c, *nr);
+			*nr = 0;
+			*err = -ENOMEM;
 			return NULL;
 		}
-		(*nr)++;	/* a CPU without samples too: its run measured nothing above -T */
 	}
 	return c;
 }
 
 /*
- * A --fail-if limit on this histogram's figures (max_single_us, p99_us;
- * timerlat's thread_max_us, p99_thread_us): its value, else NAN.
+ * Does a --fail-if limit apply to this histogram: max_single_us and the
+ * percentiles (p99_us) of a noise record; CTX_max_us and pNN_CTX_us of
+ * timerlat's context CTX
  */
-static double limit_of(const char *criterion, const char *ctx, const char **name)
+static bool limit_applies(const char *metric, const char *ctx)
 {
-	static char metric[64];
-	const char *s = criterion;
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
-	char want_max[32], want_p[32];
+	char max[32], tail[32];
+	const char *p = metric + 1 + strspn(metric + 1, "0123456789");
 
-	if (n >= sizeof(metric))
-		return NAN;
-	memcpy(metric, s, n);
-	metric[n] = '\0';
-	s += n;
-	s += strspn(s, " <>=!");
-	*name = metric;
-	snprintf(want_max, sizeof(want_max), "%s_max_us", ctx ? ctx : "");
-	snprintf(want_p, sizeof(want_p), "_%s_us", ctx ? ctx : "");
-	if (ctx ? strcmp(metric, want_max) &&
-		  !(metric[0] == 'p' && strstr(metric, want_p) && !strcmp(strstr(metric, want_p), want_p))
-		: strcmp(metric, "max_single_us") &&
-		  !(metric[0] == 'p' && strlen(metric) > 4 && !strcmp(metric + strlen(metric) - 3, "_us") &&
-		    strspn(metric + 1, "0123456789") == strlen(metric) - 4))
-		return NAN;
-	return strtod(s, NULL);
+	if (!ctx)
+		return !strcmp(metric, "max_single_us") || (metric[0] == 'p' && !strcmp(p, "_us"));
+	snprintf(max, sizeof(max), "%s_max_us", ctx);
+	snprintf(tail, sizeof(tail), "_%s_us", ctx);
+	return !strcmp(metric, max) || (metric[0] == 'p' && !strcmp(p, tail));
 }
 
 /*
@@ -207,96 +224,68 @@ static void histogram_marks(struct svg *s, const struct curve *c, double xmax)
 		snprintf(label, sizeof(label), "%s %s us", names[i], svg_num(v[i], i == 2 ? 1 : 0, a, sizeof(a)));
 		if (v[i] <= xmax)
 			svg_mark(s, v[i], true, i == 2 ? SVG_MARK : "#000000", label);
-		else
+		else if (len < sizeof(note))
 			len += snprintf(note + len, sizeof(note) - len, "%s%s", len ? ", " : "", label);
 	}
 	if (len || c->over > 0) {
-		snprintf(label, sizeof(label), "the worst, CPU %d, beyond the histogram's %s us: %s%s%s samples", c->cpu,
-			 svg_num(xmax, 0, a, sizeof(a)), note, len ? "; " : "", svg_num(c->over, 0, b, sizeof(b)));
+		snprintf(label, sizeof(label), "the worst, CPU %d, beyond the histogram's %s us: %s%s%s samples",
+			 c->cpu, svg_num(xmax, 0, a, sizeof(a)), note, len ? "; " : "",
+			 svg_num(c->over, 0, b, sizeof(b)));
 		svg_note(s, label);
 	}
 }
 
-static int plot_histogram(FILE *f, const struct jv *rec, const char *ctx, const char *ctx_name)
+/* The --fail-if limits on this histogram's figures, from the record's gate */
+static void histogram_limits(struct svg *s, const struct jv *rec, const char *ctx)
 {
-	struct svg_axis x = { .max = 10, .label = "latency (us)" };
+	const struct jv *limits = jv_arr(jv_get(rec, "gate"), "limits");
+	char label[96];
+
+	for (size_t i = 0; limits && i < limits->len; i++) {
+		const struct jv *l = &limits->items[i];
+		double v = jv_num_or(l, "limit", NAN);
+
+		if (isnan(v) || !limit_applies(jv_str(l, "metric", ""), ctx))
+			continue;
+		snprintf(label, sizeof(label), "--fail-if %s", jv_str(l, "criterion", ""));
+		svg_mark(s, v, true, "#009E73", label);
+	}
+}
+
+/* WHAT names the histogram: "single noise", "IRQ latency", "hardware latency (inner loop gaps)" */
+static int plot_histogram(FILE *f, const struct jv *rec, const char *ctx, const char *what)
+{
+	struct svg_axis x = { .max = 10, .label = ctx ? "latency (us)" : "single noise (us)" };
 	struct svg_axis y = { .min = Y_FLOOR, .max = 10, .log = true, .label = "samples" };
-	const char *tool = jv_str(rec, "command", "noise");
-	const struct jv *gate = jv_arr(jv_get(rec, "gate"), "criteria");
-	const char **names, **colours;
-	char title[160], desc[400], a[32], b[32], c[32], label[96];
+	char title[160], desc[400], a[32], b[32], c[32];
+	int n, worst = 0, err = 0;
 	struct curve *cv;
-	int n, worst = 0;
 	double bs;
 	struct svg s;
 
-	cv = gather(rec, ctx, &n, &bs);
-	if (!n) {
-		free(cv);
-		return 0;
-	}
-	if (!ctx)
-		x.label = "single noise (us)";
+	cv = gather(rec, ctx, &n, &bs, &err);
+	if (!n)
+		return err;
 	for (int i = 0; i < n; i++) {
 		for (int k = 0; k < cv[i].n; k++) {
-			if (cv[i].x[k] > x.max)
-				x.max = cv[i].x[k];
-			if (cv[i].y[k] > y.max)
-				y.max = cv[i].y[k];
+			x.max = fmax(x.max, cv[i].x[k]);
+			y.max = fmax(y.max, cv[i].y[k]);
 		}
 		if (cv[i].max_us > cv[worst].max_us || (isnan(cv[worst].max_us) && !isnan(cv[i].max_us)))
 			worst = i;
 	}
 	y.max = pow(10, ceil(log10(y.max * 1.5)));
-	snprintf(title, sizeof(title), "%s: %s%slatency histogram, one curve per CPU", tool,
-		 ctx ? ctx_name : "", ctx ? " " : "");
-	if (ctx && !strncmp(ctx, "inner", 5))
-		snprintf(title, sizeof(title), "%s: hardware latency histogram (inner loop gaps), one curve per CPU", tool);
-	if (ctx && !strncmp(ctx, "outer", 5))
-		snprintf(title, sizeof(title), "%s: hardware latency histogram (outer loop gaps), one curve per CPU", tool);
-	if (!ctx)
-		snprintf(title, sizeof(title), "%s: single noise histogram, one curve per CPU", tool);
+	snprintf(title, sizeof(title), "%s: %s histogram, one curve per CPU", jv_str(rec, "command", ""),
+		 what);
 	snprintf(desc, sizeof(desc), "%d CPUs; the worst, CPU %d: max %s us, p99 %s us, p99.9 %s us",
 		 n, cv[worst].cpu, svg_num(cv[worst].max_us, 1, a, sizeof(a)),
 		 svg_num(cv[worst].p99_us, 0, b, sizeof(b)), svg_num(cv[worst].p999_us, 0, c, sizeof(c)));
-	names = calloc(n, sizeof(*names));
-	colours = calloc(n, sizeof(*colours));
-	if (!names || !colours) {
-		free(names);
-		free(colours);
-		curves_free(cv, n);
-		return 0;
-	}
 	svg_begin(&s, f, WIDTH, HEIGHT, title, desc, &x, &y, legend_entries(n));
 	svg_axes(&s);
-	for (int i = 0; i < n; i++) {
-		char *name = malloc(32);
-
-		if (name)
-			snprintf(name, 32, i == worst ? "CPU %d (worst)" : "CPU %d", cv[i].cpu);
-		names[i] = name ? name : "CPU";
-		colours[i] = i == worst ? SVG_MARK : svg_colour(i);
-		if (i != worst)
-			svg_line(&s, cv[i].x, cv[i].y, cv[i].n, colours[i], 1.2, false, names[i]);
-	}
-	/* the worst on top */
-	svg_line(&s, cv[worst].x, cv[worst].y, cv[worst].n, SVG_MARK, 2.5, false, names[worst]);
+	draw_cpus(&s, cv, n, worst);
 	histogram_marks(&s, &cv[worst], x.max);
-	for (size_t i = 0; gate && i < gate->len; i++) {
-		const char *metric, *text = gate->items[i].type == JV_STR ? gate->items[i].str : "";
-		double lim = limit_of(text, ctx, &metric);
-
-		snprintf(label, sizeof(label), "--fail-if %s", text);
-		if (!isnan(lim))
-			svg_mark(&s, lim, true, "#009E73", label);
-	}
-	cpu_legend(&s, names, colours, n, worst);
+	histogram_limits(&s, rec, ctx);
 	svg_end(&s);
-	for (int i = 0; i < n; i++)
-		if (strcmp(names[i], "CPU"))
-			free((char *)names[i]);
-	free(names);
-	free(colours);
 	curves_free(cv, n);
 	return 1;
 }
@@ -312,157 +301,126 @@ static int field_of(const struct jv *series, const char *name)
 	return -1;
 }
 
-enum series_kind { MAX_SINGLE, AVAILABILITY, LATENCY };
+/*
+ * What a series plot shows of each point: the field VALUE where the field
+ * COUNT is not 0 (the point measured something), divided by SCALE; for
+ * availability, 100 x (1 - VALUE / COUNT)
+ */
+struct series_view {
+	const char *count, *value;
+	double scale;
+	bool availability;
+	const char *title, *ylabel;
+};
 
-/* V of a series point by kind; NAN where the point has nothing */
-static double series_value(const struct jv *pt, enum series_kind kind, const int *fi)
+static double point_value(const struct jv *pt, const struct series_view *v, int count, int value)
 {
-	switch (kind) {
-	case MAX_SINGLE:
-		return at(pt, fi[0]) > 0 ? at(pt, fi[1]) : NAN;
-	case AVAILABILITY:
-		return at(pt, fi[2]) > 0 ? 100.0 * (1 - at(pt, fi[1]) / at(pt, fi[2])) : NAN;
-	case LATENCY:
-		return at(pt, fi[0]) > 0 ? at(pt, fi[1]) / 1000 : NAN;
-	}
-	return NAN;
+	double n = at(pt, count), x = at(pt, value);
+
+	if (!(n > 0) || !isfinite(x))
+		return NAN;
+	return v->availability ? 100.0 * (1 - x / n) : x / v->scale;
 }
 
-static int plot_series(FILE *f, const struct jv *rec, enum series_kind kind, const char *ctx,
-		       const char *ctx_name)
+/* A series' rows as curves of the view's values, the point at the middle of its interval */
+static struct curve *series_curves(const struct jv *rows, const struct series_view *v, int count,
+				   int value, double width, double unit, int *err)
 {
-	const struct jv *series = jv_get(rec, "series"), *rows = jv_arr(series, "rows");
-	double width = jv_num_or(series, "width_s", 0), unit = 1, ymin = INFINITY, ymax = -INFINITY;
-	struct svg_axis x = { .max = 1, .label = "time since the start (s)" }, y = { .max = 1 };
-	char title[160], desc[200], fname[2][32], a[32];
-	int fi[3], len = 0, worst = -1, n;
-	double worst_v = -INFINITY, worst_t = 0;
-	const char **names, **colours;
-	struct svg s;
+	struct curve *c = calloc(rows->len, sizeof(*c));
 
-	if (!rows || !rows->len || width <= 0)
-		return 0;
-	if (kind == LATENCY) {
-		snprintf(fname[0], sizeof(fname[0]), "%s_count", ctx);
-		snprintf(fname[1], sizeof(fname[1]), "%s_max_ns", ctx);
-		fi[0] = field_of(series, fname[0]);
-		fi[1] = field_of(series, fname[1]);
-		fi[2] = 0;
-	} else {
-		fi[0] = field_of(series, "periods");
-		fi[1] = field_of(series, kind == MAX_SINGLE ? "max_single_us" : "noise_us");
-		fi[2] = field_of(series, "runtime_us");
+	if (!c) {
+		*err = -ENOMEM;
+		return NULL;
 	}
-	if (fi[0] < 0 || fi[1] < 0 || fi[2] < 0)
-		return 0;
 	for (size_t r = 0; r < rows->len; r++) {
 		const struct jv *pts = jv_arr(&rows->items[r], "points");
 
+		c[r].cpu = (int)jv_num_or(&rows->items[r], "cpu", -1);
+		if (curve_alloc(&c[r], (pts ? pts->len : 0) + 1)) {
+			curves_free(c, rows->len);
+			*err = -ENOMEM;
+			return NULL;
+		}
 		for (size_t i = 0; pts && i < pts->len; i++) {
-			double v = series_value(&pts->items[i], kind, fi);
+			double y = point_value(&pts->items[i], v, count, value);
 
-			if (isnan(v))
+			if (!isfinite(y))
 				continue;
-			if ((int)i + 1 > len)
-				len = (int)i + 1;
-			ymin = v < ymin ? v : ymin;
-			if (v > ymax)
-				ymax = v;
-			if ((kind == AVAILABILITY ? -v : v) > worst_v) {
-				worst_v = kind == AVAILABILITY ? -v : v;
-				worst = (int)r;
-				worst_t = i * width;
-			}
+			c[r].x[c[r].n] = (i + 0.5) * width / unit;
+			c[r].y[c[r].n++] = y;
 		}
 	}
-	if (!len)
+	return c;
+}
+
+static int plot_series(FILE *f, const struct jv *rec, const struct series_view *v)
+{
+	const struct jv *series = jv_get(rec, "series"), *rows = jv_arr(series, "rows");
+	double width = jv_num_or(series, "width_s", 0), unit = 1, worst_v = -INFINITY, worst_t = 0;
+	double ymin = INFINITY, ymax = -INFINITY;
+	struct svg_axis x = { .max = 1, .label = "time since the start (s)" };
+	struct svg_axis y = { .max = 1, .label = v->ylabel };
+	int count = field_of(series, v->count), value = field_of(series, v->value), worst = -1, err = 0;
+	char title[160], desc[200], a[32], b[32];
+	struct curve *c;
+	double end = 0;
+	struct svg s;
+	int n;
+
+	if (!rows || !rows->len || !(width > 0) || count < 0 || value < 0)
 		return 0;
-	if (len * width > 3 * 3600)
-		unit = 3600, x.label = "time since the start (h)";
-	else if (len * width > 180)
-		unit = 60, x.label = "time since the start (min)";
-	x.max = len * width / unit;
-	switch (kind) {
-	case MAX_SINGLE:
-		y.label = "max single noise (us)";
-		y.max = ymax > 0 ? ymax * 1.1 : 1;
-		snprintf(title, sizeof(title), "%s: max single noise over time, per CPU",
-			 jv_str(rec, "command", ""));
-		break;
-	case AVAILABILITY:
-		y.label = "CPU available to the workload (%)";
-		y.min = ymin > 99.9 ? 99.0 : floor(ymin) - 1 < 0 ? 0 : floor(ymin) - 1;
-		y.max = 100;
-		snprintf(title, sizeof(title), "%s: availability over time, per CPU",
-			 jv_str(rec, "command", ""));
-		break;
-	case LATENCY:
-		y.label = "max latency (us)";
-		y.max = ymax > 0 ? ymax * 1.1 : 1;
-		snprintf(title, sizeof(title), "%s: max %s latency over time, per CPU",
-			 jv_str(rec, "command", ""), ctx_name);
-		break;
-	}
-	snprintf(desc, sizeof(desc), "%zu CPUs, a point every %s s; the worst point: CPU %d at %s s",
-		 rows->len, svg_num(width, 3, a, sizeof(a)),
-		 (int)jv_num_or(&rows->items[worst], "cpu", -1), svg_num(worst_t, 0, fname[0], sizeof(fname[0])));
 	n = (int)rows->len;
-	names = calloc(n, sizeof(*names));
-	colours = calloc(n, sizeof(*colours));
-	if (!names || !colours) {
-		free(names);
-		free(colours);
+	c = series_curves(rows, v, count, value, width, 1, &err);
+	if (!c)
+		return err;
+	for (int r = 0; r < n; r++)
+		for (int i = 0; i < c[r].n; i++) {
+			/* availability: the lowest is the worst */
+			double bad = v->availability ? -c[r].y[i] : c[r].y[i];
+
+			end = fmax(end, c[r].x[i] + width / 2);
+			ymin = fmin(ymin, c[r].y[i]);
+			ymax = fmax(ymax, c[r].y[i]);
+			if (worst < 0 || bad > worst_v) {
+				worst_v = bad;
+				worst = r;
+				worst_t = c[r].x[i] - width / 2;
+			}
+		}
+	if (worst < 0) {
+		curves_free(c, n);
 		return 0;
 	}
+	if (end > 3 * 3600)
+		unit = 3600, x.label = "time since the start (h)";
+	else if (end > 180)
+		unit = 60, x.label = "time since the start (min)";
+	for (int r = 0; r < n; r++)
+		for (int i = 0; i < c[r].n; i++)
+			c[r].x[i] /= unit;
+	x.max = end / unit;
+	if (v->availability) {
+		y.min = ymin > 99.9 ? 99.0 : fmax(floor(ymin) - 1, 0);
+		y.max = 100;
+	} else {
+		y.max = ymax > 0 ? ymax * 1.1 : 1;
+	}
+	snprintf(title, sizeof(title), "%s: %s over time, per CPU", jv_str(rec, "command", ""), v->title);
+	snprintf(desc, sizeof(desc), "%d CPUs, a point every %s s; the worst point: CPU %d at %s s", n,
+		 svg_num(width, 3, a, sizeof(a)), c[worst].cpu, svg_num(worst_t, 0, b, sizeof(b)));
 	svg_begin(&s, f, WIDTH, HEIGHT, title, desc, &x, &y, legend_entries(n));
 	svg_axes(&s);
-	for (int pass = 0; pass < 2; pass++) {
-		for (int r = 0; r < n; r++) {
-			const struct jv *pts = jv_arr(&rows->items[r], "points");
-			double *xs, *ys;
-			int k = 0;
-			char *name;
-
-			if ((r == worst) != pass || !pts)
-				continue;
-			xs = calloc(pts->len + 1, sizeof(double));
-			ys = calloc(pts->len + 1, sizeof(double));
-			name = malloc(32);
-			if (!xs || !ys || !name) {
-				free(xs);
-				free(ys);
-				free(name);
-				continue;
-			}
-			for (size_t i = 0; i < pts->len; i++) {
-				double v = series_value(&pts->items[i], kind, fi);
-
-				if (isnan(v))
-					continue;
-				/* a point at the middle of its interval */
-				xs[k] = (i + 0.5) * width / unit;
-				ys[k++] = v;
-			}
-			snprintf(name, 32, r == worst ? "CPU %d (worst)" : "CPU %d",
-				 (int)jv_num_or(&rows->items[r], "cpu", -1));
-			names[r] = name;
-			colours[r] = r == worst ? SVG_MARK : svg_colour(r);
-			svg_line(&s, xs, ys, k, colours[r], r == worst ? 2.5 : 1.2, false, name);
-			free(xs);
-			free(ys);
-		}
-	}
-	for (int r = 0; r < n; r++)
-		if (!names[r])
-			names[r] = "", colours[r] = "#ffffff";
-	cpu_legend(&s, names, colours, n, worst);
+	draw_cpus(&s, c, n, worst);
 	svg_end(&s);
-	for (int r = 0; r < n; r++)
-		if (*names[r])
-			free((char *)names[r]);
-	free(names);
-	free(colours);
+	curves_free(c, n);
 	return 1;
+}
+
+static bool flag(const struct jv *v, const char *key)
+{
+	const struct jv *b = jv_get(v, key);
+
+	return b && b->type == JV_BOOL && b->b;
 }
 
 static int plot_dhry(FILE *f, const struct jv *rec)
@@ -471,38 +429,34 @@ static int plot_dhry(FILE *f, const struct jv *rec)
 	struct svg_axis x = { -0.5, 0.5, false, "CPU", SVG_TICKS_WHOLE };
 	struct svg_axis y = { .max = 1, .label = "DMIPS" };
 	double median = jv_num_or(rec, "median_dmips", NAN), pct = jv_num_or(rec, "threshold_pct", 10);
-	const char *names[] = { "DMIPS", "slow core" }, *colours[] = { "#0072B2", SVG_MARK };
-	char title[160], desc[200], a[32], b[32], label[96];
+	const char *names[] = { "DMIPS", "slow core" }, *colours[] = { svg_colour(0), SVG_MARK };
+	char desc[200], a[32], b[32], label[96];
 	struct svg s;
 
 	if (!cpus || !cpus->len)
 		return 0;
 	for (size_t i = 0; i < cpus->len; i++) {
-		double d = jv_num_or(&cpus->items[i], "dmips", 0), cpu = jv_num_or(&cpus->items[i], "cpu", 0);
+		double cpu = jv_num_or(&cpus->items[i], "cpu", 0);
 
-		if (d > y.max)
-			y.max = d;
-		if (cpu + 0.5 > x.max)
-			x.max = cpu + 0.5;
-		if (cpu - 0.5 < x.min)
-			x.min = cpu - 0.5;
+		y.max = fmax(y.max, jv_num_or(&cpus->items[i], "dmips", 0));
+		x.max = fmax(x.max, cpu + 0.5);
+		x.min = fmin(x.min, cpu - 0.5);
 	}
 	y.max *= 1.15;
-	snprintf(title, sizeof(title), "dhry: DMIPS per CPU (Dhrystone 2.1)");
 	snprintf(desc, sizeof(desc), "%zu CPUs, median %s DMIPS; slower than %s%% below it is a slow core",
 		 cpus->len, svg_num(median, 0, a, sizeof(a)), svg_num(pct, 0, b, sizeof(b)));
-	svg_begin(&s, f, WIDTH, HEIGHT, title, desc, &x, &y, 2);
+	svg_begin(&s, f, WIDTH, HEIGHT, "dhry: DMIPS per CPU (Dhrystone 2.1)", desc, &x, &y, 2);
 	svg_axes(&s);
 	for (size_t i = 0; i < cpus->len; i++) {
 		const struct jv *c = &cpus->items[i];
-		bool slow = jv_get(c, "slow") && jv_get(c, "slow")->type == JV_BOOL && jv_get(c, "slow")->b;
-		double mhz = jv_num_or(c, "mhz", NAN);
+		double mhz = jv_num_or(c, "mhz", NAN), dmips = jv_num_or(c, "dmips", 0);
 
-		snprintf(label, sizeof(label), "CPU %d: %s DMIPS%s%s%s", (int)jv_num_or(c, "cpu", 0),
-			 svg_num(jv_num_or(c, "dmips", 0), 0, a, sizeof(a)), isnan(mhz) ? "" : ", ",
-			 isnan(mhz) ? "" : svg_num(jv_num_or(c, "dmips_per_mhz", 0), 2, b, sizeof(b)),
-			 isnan(mhz) ? "" : " DMIPS/MHz");
-		svg_bar(&s, jv_num_or(c, "cpu", 0), 0.7, jv_num_or(c, "dmips", 0), slow ? SVG_MARK : "#0072B2",
+		snprintf(label, sizeof(label), "CPU %d: %s DMIPS", (int)jv_num_or(c, "cpu", 0),
+			 svg_num(dmips, 0, a, sizeof(a)));
+		if (!isnan(mhz))
+			snprintf(label + strlen(label), sizeof(label) - strlen(label), ", %s DMIPS/MHz",
+				 svg_num(jv_num_or(c, "dmips_per_mhz", 0), 2, b, sizeof(b)));
+		svg_bar(&s, jv_num_or(c, "cpu", 0), 0.7, dmips, flag(c, "slow") ? SVG_MARK : svg_colour(0),
 			false, label);
 	}
 	snprintf(label, sizeof(label), "slow below %s DMIPS (median - %s%%)",
@@ -514,6 +468,14 @@ static int plot_dhry(FILE *f, const struct jv *rec)
 	return 1;
 }
 
+/* compare's figures drawn: the times (us), but the run's total noise */
+static bool drawn_figure(const struct jv *row)
+{
+	const char *m = jv_str(row, "metric", "");
+
+	return str_ends_with(m, "_us") && strcmp(m, "noise_us");
+}
+
 /* compare: the times of each CPU, BASE hollow and NEW filled, a regression in the mark colour */
 static int plot_compare(FILE *f, const struct jv *rec)
 {
@@ -521,21 +483,17 @@ static int plot_compare(FILE *f, const struct jv *rec)
 	struct svg_axis x = { -0.5, 0.5, false, "CPU and figure", SVG_TICKS_NONE };
 	struct svg_axis y = { .min = 0.8, .max = 10, .log = true, .label = "us (log)" };
 	const char *names[] = { "BASE", "NEW", "NEW, a regression" };
-	const char *colours[] = { "#000000", "#56B4E9", SVG_MARK };
+	const char *colours[] = { "#000000", svg_colour(3), SVG_MARK };
 	char label[160], a[32], b[32];
 	int n = 0;
 	struct svg s;
 
 	for (size_t i = 0; rows && i < rows->len; i++) {
-		const char *m = jv_str(&rows->items[i], "metric", "");
-
-		if (strlen(m) > 3 && !strcmp(m + strlen(m) - 3, "_us") && strcmp(m, "noise_us")) {
-			n++;
-			if (jv_num_or(&rows->items[i], "base", 0) > y.max)
-				y.max = jv_num_or(&rows->items[i], "base", 0);
-			if (jv_num_or(&rows->items[i], "new", 0) > y.max)
-				y.max = jv_num_or(&rows->items[i], "new", 0);
-		}
+		if (!drawn_figure(&rows->items[i]))
+			continue;
+		n++;
+		y.max = fmax(y.max, fmax(jv_num_or(&rows->items[i], "base", 0),
+					 jv_num_or(&rows->items[i], "new", 0)));
 	}
 	if (!n)
 		return 0;
@@ -543,7 +501,9 @@ static int plot_compare(FILE *f, const struct jv *rec)
 	y.max = pow(10, ceil(log10(y.max * 1.5)));
 	snprintf(label, sizeof(label), "%s regression%s of %s figures judged",
 		 svg_num(jv_num_or(rec, "regressions", 0), 0, a, sizeof(a)),
-		 jv_num_or(rec, "regressions", 0) == 1 ? "" : "s", svg_num(jv_num_or(rec, "compared", 0), 0, b, sizeof(b)));
+		 jv_num_or(rec, "regressions", 0) == 1 ? "" : "s",
+		 svg_num(jv_num_or(rec, "compared", 0), 0, b, sizeof(b)));
+	/* 60 px more under the axis for the rows' names */
 	svg_begin(&s, f, WIDTH, HEIGHT + 60, "compare: BASE and NEW, per CPU and figure", label,
 		  &x, &y, 3);
 	s.bottom -= 60;
@@ -551,23 +511,18 @@ static int plot_compare(FILE *f, const struct jv *rec)
 	n = 0;
 	for (size_t i = 0; i < rows->len; i++) {
 		const struct jv *r = &rows->items[i];
-		const char *m = jv_str(r, "metric", ""), *verdict = jv_str(r, "verdict", "");
+		const char *verdict = jv_str(r, "verdict", "");
 		bool bad = !strcmp(verdict, "regression");
-		double xc;
 
-		if (!(strlen(m) > 3 && !strcmp(m + strlen(m) - 3, "_us") && strcmp(m, "noise_us")))
+		if (!drawn_figure(r))
 			continue;
-		snprintf(label, sizeof(label), "CPU %d %s: BASE %s, NEW %s (%s)", (int)jv_num_or(r, "cpu", 0), m,
-			 svg_num(jv_num_or(r, "base", 0), 1, a, sizeof(a)), svg_num(jv_num_or(r, "new", 0), 1, b, sizeof(b)),
-			 verdict);
+		snprintf(label, sizeof(label), "CPU %d %s: BASE %s, NEW %s (%s)", (int)jv_num_or(r, "cpu", 0),
+			 jv_str(r, "metric", ""), svg_num(jv_num_or(r, "base", 0), 1, a, sizeof(a)),
+			 svg_num(jv_num_or(r, "new", 0), 1, b, sizeof(b)), verdict);
 		svg_bar(&s, n, 0.8, jv_num_or(r, "base", 0), "#000000", true, label);
-		svg_bar(&s, n, 0.45, jv_num_or(r, "new", 0), bad ? SVG_MARK : "#56B4E9", false, label);
-		xc = svg_px(&s, n);
-		fprintf(f, "<text transform=\"translate(%.1f %d) rotate(-45)\" text-anchor=\"end\" "
-			"font-size=\"10\"%s>", xc, s.bottom + 12, bad ? " fill=\"" SVG_MARK "\"" : "");
-		snprintf(label, sizeof(label), "%d %s", (int)jv_num_or(r, "cpu", 0), m);
-		xml_text(f, label);
-		fputs("</text>\n", f);
+		svg_bar(&s, n, 0.45, jv_num_or(r, "new", 0), bad ? SVG_MARK : svg_colour(3), false, label);
+		snprintf(label, sizeof(label), "%d %s", (int)jv_num_or(r, "cpu", 0), jv_str(r, "metric", ""));
+		svg_category(&s, n, label, bad ? SVG_MARK : "#000000");
 		n++;
 	}
 	svg_legend(&s, names, colours, 3);
@@ -575,7 +530,7 @@ static int plot_compare(FILE *f, const struct jv *rec)
 	return 1;
 }
 
-/* which contexts a timerlat record measured: those with samples in its series or histogram */
+/* Did a timerlat record measure context CTX: wake-ups counted on some CPU */
 static bool has_context(const struct jv *rec, const char *ctx)
 {
 	const struct jv *cpus = jv_arr(rec, "cpus");
@@ -586,34 +541,95 @@ static bool has_context(const struct jv *rec, const char *ctx)
 	return false;
 }
 
+static const struct series_view max_single = {
+	"periods", "max_single_us", 1, false, "max single noise", "max single noise (us)",
+};
+static const struct series_view availability = {
+	"runtime_us", "noise_us", 1, true, "availability", "CPU available to the workload (%)",
+};
+
+/* timerlat's contexts: the record's key, the histogram's name, the series' view */
+static const struct {
+	const char *key, *hist;
+	struct series_view series;
+} contexts[] = {
+	{ "irq", "IRQ latency", { "irq_count", "irq_max_ns", 1000, false, "max IRQ latency", "max latency (us)" } },
+	{ "thread", "thread latency",
+	  { "thread_count", "thread_max_ns", 1000, false, "max thread latency", "max latency (us)" } },
+	{ "user", "user-space latency",
+	  { "user_count", "user_max_ns", 1000, false, "max user-space latency", "max latency (us)" } },
+};
+
+/* each one adds its plots while ONE is false or none was drawn yet */
+#define MORE(n, one) (!(one) || !(n))
+
+static int plots_noise(FILE *f, const struct jv *rec, bool one)
+{
+	int n = plot_histogram(f, rec, NULL, "single noise"), r;
+
+	if (n >= 0 && MORE(n, one) && (r = plot_series(f, rec, &max_single)) != 0)
+		n = r < 0 ? r : n + r;
+	if (n >= 0 && MORE(n, one) && (r = plot_series(f, rec, &availability)) != 0)
+		n = r < 0 ? r : n + r;
+	return n;
+}
+
+static int plots_timerlat(FILE *f, const struct jv *rec, bool one)
+{
+	int n = 0, r;
+
+	for (size_t c = 0; c < ARRAY_SIZE(contexts) && n >= 0 && MORE(n, one); c++)
+		if (has_context(rec, contexts[c].key) &&
+		    (r = plot_histogram(f, rec, contexts[c].key, contexts[c].hist)) != 0)
+			n = r < 0 ? r : n + r;
+	for (size_t c = 0; c < ARRAY_SIZE(contexts) && n >= 0 && MORE(n, one); c++)
+		if (has_context(rec, contexts[c].key) &&
+		    (r = plot_series(f, rec, &contexts[c].series)) != 0)
+			n = r < 0 ? r : n + r;
+	return n;
+}
+
+static int plots_hwlat(FILE *f, const struct jv *rec, bool one)
+{
+	int n = plot_histogram(f, rec, "inner", "hardware latency (inner loop gaps)"), r;
+
+	if (n >= 0 && MORE(n, one) &&
+	    (r = plot_histogram(f, rec, "outer", "hardware latency (outer loop gaps)")) != 0)
+		n = r < 0 ? r : n + r;
+	return n;
+}
+
+static int plots_dhry(FILE *f, const struct jv *rec, bool one)
+{
+	return plot_dhry(f, rec);
+}
+
+static int plots_compare(FILE *f, const struct jv *rec, bool one)
+{
+	return plot_compare(f, rec);
+}
+
+/* Which plots a record has, by its schema name (its start: rtla-timerlat-top, -hist) */
+static const struct {
+	const char *schema;
+	int (*plots)(FILE *f, const struct jv *rec, bool one);
+} kinds[] = {
+	{ "rtla-osnoise", plots_noise },
+	{ "rtla-hwnoise", plots_noise },
+	{ "rtla-timerlat", plots_timerlat },
+	{ "rtla-hwlat", plots_hwlat },
+	{ "rtla-dhry", plots_dhry },
+	{ "rtla-compare", plots_compare },
+};
+
 int plot_record(FILE *f, const struct jv *rec, int first)
 {
 	const char *schema = plot_schema(rec);
-	int n = 0;
 
-	if (strstr(schema, "hwlat")) {
-		n += plot_histogram(f, rec, "inner", "inner");
-		if (!(first && n))
-			n += plot_histogram(f, rec, "outer", "outer");
-	} else if (strstr(schema, "timerlat")) {
-		for (int c = 0; c < 3 && !(first && n); c++)
-			if (has_context(rec, contexts[c]))
-				n += plot_histogram(f, rec, contexts[c], context_names[c]);
-		for (int c = 0; c < 3 && !(first && n); c++)
-			if (has_context(rec, contexts[c]))
-				n += plot_series(f, rec, LATENCY, contexts[c], context_names[c]);
-	} else if (strstr(schema, "noise")) {
-		n += plot_histogram(f, rec, NULL, NULL);
-		if (!(first && n))
-			n += plot_series(f, rec, MAX_SINGLE, NULL, NULL);
-		if (!(first && n))
-			n += plot_series(f, rec, AVAILABILITY, NULL, NULL);
-	} else if (!strcmp(schema, "rtla-dhry")) {
-		n += plot_dhry(f, rec);
-	} else if (!strcmp(schema, "rtla-compare")) {
-		n += plot_compare(f, rec);
-	}
-	return n;
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (!strncmp(schema, kinds[i].schema, strlen(kinds[i].schema)))
+			return kinds[i].plots(f, rec, first);
+	return 0;
 }
 
 int plot_svg_file(const char *path, const struct jv *rec)
@@ -627,7 +643,7 @@ int plot_svg_file(const char *path, const struct jv *rec)
 		return -errno;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", m);
 	plots = plot_record(m, rec, 1);
-	if (fclose(m))
+	if (fclose(m) || plots == -ENOMEM)
 		ret = -ENOMEM;
 	else if (!plots)
 		ret = -ENODATA;

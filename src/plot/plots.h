@@ -22,8 +22,8 @@
 
 /*
  * Every plot of REC, each one <svg> element followed by a newline, into F;
- * the number of plots written (0: the record has nothing to draw). FIRST
- * stops after the record's first plot (--svg, --plot).
+ * the number of plots written (0: the record has nothing to draw), or
+ * -ENOMEM. FIRST stops after the record's first plot (--svg, --plot).
  */
 int plot_record(FILE *f, const struct jv *rec, int first);
 

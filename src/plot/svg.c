@@ -13,6 +13,7 @@
 
 #define LEGEND_ROW	18
 #define LEGEND_ENTRY	120	/* px a legend entry takes across */
+#define MAX_TICKS	64	/* of an axis (a bound for any record's numbers) */
 
 /* Okabe & Ito (2008), without black: the axes are black */
 /* vermillion, the mark colour, stays out: a series never looks like the worst one */
@@ -34,7 +35,13 @@ const char *svg_num(double v, int decimals, char *buf, size_t size)
 		snprintf(buf, size, "-");
 		return buf;
 	}
-	snprintf(digits, sizeof(digits), "%.*f", decimals, fabs(v));
+	if (fabs(v) >= 1e15) {
+		/* beyond what a measurement holds: as it is, exponent and all */
+		snprintf(buf, size, "%.6g", v);
+		return buf;
+	}
+	snprintf(digits, sizeof(digits), "%.*f", decimals < 0 ? 0 : decimals > 20 ? 20 : decimals,
+		 fabs(v));
 	dot = strchr(digits, '.');
 	if (dot) {
 		/* 2.50 -> 2.5, 3.00 -> 3 */
@@ -151,19 +158,23 @@ static void ticks(struct svg *s, bool xaxis)
 {
 	const struct svg_axis *a = xaxis ? &s->x : &s->y;
 
-	if (a->ticks == SVG_TICKS_NONE)
+	double step;
+	int n = 0;
+
+	/* a record's numbers are not trusted: no tick loop on an axis that has no end */
+	if (a->ticks == SVG_TICKS_NONE || !isfinite(a->min) || !isfinite(a->max) ||
+	    a->max <= a->min || (a->log && a->min <= 0))
 		return;
 	if (a->log) {
-		for (double d = pow(10, ceil(log10(a->min))); d <= a->max * 1.0001; d *= 10)
+		for (double d = pow(10, ceil(log10(a->min))); d <= a->max * 1.0001 && n++ < MAX_TICKS; d *= 10)
 			tick(s, xaxis, d, d);
 		return;
 	}
-	double step = nice_step(a->max - a->min, xaxis ? 8 : 5);
-
+	step = nice_step(a->max - a->min, xaxis ? 8 : 5);
 	if (a->ticks == SVG_TICKS_WHOLE && step < 1)
 		step = 1;
 
-	for (double v = ceil(a->min / step) * step; v <= a->max + step * 1e-6; v += step)
+	for (double v = ceil(a->min / step) * step; v <= a->max + step * 1e-6 && n++ < MAX_TICKS; v += step)
 		tick(s, xaxis, fabs(v) < step * 1e-9 ? 0 : v, step);
 }
 
@@ -183,7 +194,7 @@ void svg_axes(struct svg *s)
 }
 
 void svg_line(struct svg *s, const double *xs, const double *ys, int n, const char *colour,
-	      double width, bool steps, const char *name)
+	      double width, const char *name)
 {
 	if (n <= 0)
 		return;
@@ -191,9 +202,6 @@ void svg_line(struct svg *s, const double *xs, const double *ys, int n, const ch
 		"stroke-linejoin=\"round\" points=\"", colour, width);
 	for (int i = 0; i < n; i++) {
 		fprintf(s->f, "%s%.1f,%.1f", i ? " " : "", svg_px(s, xs[i]), py(s, ys[i]));
-		if (steps)
-			fprintf(s->f, " %.1f,%.1f", svg_px(s, i + 1 < n ? xs[i + 1] : xs[i] + 1),
-				py(s, ys[i]));
 	}
 	fputs("\">", s->f);
 	if (name) {
@@ -243,6 +251,14 @@ void svg_mark(struct svg *s, double v, bool vertical, const char *colour, const 
 			"text-anchor=\"end\">", s->left, y, s->right, y, colour, s->right - 4, y - 4,
 			colour);
 	}
+	xml_text(s->f, label);
+	fputs("</text>\n", s->f);
+}
+
+void svg_category(struct svg *s, double x, const char *label, const char *colour)
+{
+	fprintf(s->f, "<text transform=\"translate(%.1f %d) rotate(-45)\" text-anchor=\"end\" "
+		"font-size=\"10\" fill=\"%s\">", svg_px(s, x), s->bottom + 12, colour);
 	xml_text(s->f, label);
 	fputs("</text>\n", s->f);
 }

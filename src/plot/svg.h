@@ -52,18 +52,16 @@ void svg_begin(struct svg *s, FILE *f, int width, int height, const char *title,
 	       int legend);
 /* Grid, ticks, tick labels and the axis labels. */
 void svg_axes(struct svg *s);
-/*
- * A polyline of N points (XS, YS), clipped to the axes; STEPS draws a
- * histogram's steps (each point holds until the next). WIDTH in px; NAME
- * becomes the line's <title>.
- */
+/* A polyline of N points (XS, YS), clipped to the axes, WIDTH px; NAME becomes its <title>. */
 void svg_line(struct svg *s, const double *xs, const double *ys, int n, const char *colour,
-	      double width, bool steps, const char *name);
+	      double width, const char *name);
 /* A bar from the x axis up to Y, centred on X, W units of x wide. */
 void svg_bar(struct svg *s, double x, double w, double y, const char *colour, bool hollow,
 	     const char *name);
 /* A dashed vertical (VERTICAL) or horizontal mark at V with LABEL beside it (inside the axes). */
 void svg_mark(struct svg *s, double v, bool vertical, const char *colour, const char *label);
+/* LABEL under the x axis at X, slanted: an axis of categories (SVG_TICKS_NONE) */
+void svg_category(struct svg *s, double x, const char *label, const char *colour);
 /* A line of small text under the title: what the axes leave out */
 void svg_note(struct svg *s, const char *text);
 /* The legend: N entries, a colour swatch and a name each, in rows under the plot. */
@@ -72,7 +70,8 @@ void svg_end(struct svg *s);
 
 /*
  * V for a person: thousands separated, DECIMALS after the point, a
- * trailing ".0" dropped ("12,345", "0.25"); into BUF, returned.
+ * trailing ".0" dropped ("12,345", "0.25"); from 1e15 on as %g. Into
+ * BUF, returned.
  */
 const char *svg_num(double v, int decimals, char *buf, size_t size);
 

@@ -17,6 +17,7 @@
 #include "plot/plots.h"
 #include "plot/svg.h"
 #include "report/report.h"
+#include "util.h"
 
 #define MAX_ROWS 1000	/* of one table; the record holds the rest */
 #define MAX_CAUSES 15	/* of a CPU's late wake-ups, by time */
@@ -40,17 +41,10 @@ const char report_css[] =
 	"footer { color: #555; font-size: .8em; }\n"
 	"@media print { section { break-inside: avoid-page; } nav { display: none; } }\n";
 
-static void esc(FILE *f, const char *s)
+
+static bool scalar(const struct jv *v)
 {
-	xml_text(f, s);
-}
-
-
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), t = strlen(tail);
-
-	return n >= t && !strcmp(s + n - t, tail);
+	return v->type != JV_ARR && v->type != JV_OBJ;
 }
 
 /* A scalar for a person: null "-", yes/no, 12,345.6; KEY's _ns shown in us */
@@ -68,21 +62,23 @@ static void value(FILE *f, const char *key, const struct jv *v)
 	case JV_NUM: {
 		double d = v->num;
 
-		if (key && (ends_with(key, "_ns") || !strcmp(key, "ns")))
+		if (key && (str_ends_with(key, "_ns") || !strcmp(key, "ns")))
 			d /= 1000;
 		fputs(svg_num(d, d == floor(d) ? 0 : d >= 100 ? 1 : 3, buf, sizeof(buf)), f);
 		break;
 	}
 	case JV_STR:
-		esc(f, v->str[0] ? v->str : "''");
+		xml_text(f, v->str[0] ? v->str : "''");
 		break;
 	case JV_ARR:
+		/* a list of scalars in full; of objects, how many */
+		for (size_t i = 0; i < v->len; i++)
+			if (!scalar(&v->items[i])) {
+				fprintf(f, "(%zu items)", v->len);
+				return;
+			}
 		for (size_t i = 0; i < v->len; i++) {
 			fputs(i ? ", " : "", f);
-			if (v->items[i].type == JV_ARR || v->items[i].type == JV_OBJ) {
-				fprintf(f, "(%zu items)", v->len);
-				break;
-			}
 			value(f, key, &v->items[i]);
 		}
 		if (!v->len)
@@ -91,7 +87,7 @@ static void value(FILE *f, const char *key, const struct jv *v)
 	case JV_OBJ:
 		for (size_t i = 0; i < v->len; i++) {
 			fputs(i ? "; " : "", f);
-			esc(f, v->keys[i]);
+			xml_text(f, v->keys[i]);
 			fputs(" ", f);
 			value(f, v->keys[i], &v->items[i]);
 		}
@@ -112,8 +108,8 @@ static void heading(FILE *f, const char *key)
 		fputs("time (us)", f);
 		return;
 	}
-	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
-		if (ends_with(key, units[u].tail)) {
+	for (size_t u = 0; u < ARRAY_SIZE(units); u++)
+		if (str_ends_with(key, units[u].tail)) {
 			n -= strlen(units[u].tail);
 			unit = units[u].unit;
 			break;
@@ -121,11 +117,6 @@ static void heading(FILE *f, const char *key)
 	for (size_t i = 0; i < n; i++)
 		fputc(key[i] == '_' ? ' ' : key[i], f);
 	fputs(unit, f);
-}
-
-static bool scalar(const struct jv *v)
-{
-	return v->type != JV_ARR && v->type != JV_OBJ;
 }
 
 /* One cell's value: KEY, or PARENT.KEY one level down */
@@ -147,8 +138,8 @@ typedef int (*rank_fn)(const struct jv *row);
  */
 static void table(FILE *f, const char *caption, const struct jv *rows, rank_fn rank, size_t max)
 {
-	struct column cols[64];
-	int ncols = 0, *order, *ranks;
+	struct column cols[64];		/* no record has more: the rest would be left out */
+	int ncols = 0, top = 0, *order, *ranks;
 	size_t n;
 
 	if (!rows || !rows->len || rows->items[0].type != JV_OBJ)
@@ -172,24 +163,22 @@ static void table(FILE *f, const char *caption, const struct jv *rows, rank_fn r
 		free(ranks);
 		return;
 	}
-	/* a stable insertion by rank: the record's order within a rank */
+	/* rank by rank (a few, small), the record's order within one */
 	for (size_t i = 0; i < n; i++) {
-		size_t j = i;
-
 		ranks[i] = rank ? rank(&rows->items[i]) : 1;
-		while (j > 0 && ranks[order[j - 1]] > ranks[i]) {
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = (int)i;
+		top = ranks[i] > top ? ranks[i] : top;
 	}
+	for (int r = 0, k = 0; r <= top; r++)
+		for (size_t i = 0; i < n; i++)
+			if (ranks[i] == r)
+				order[k++] = (int)i;
 	fputs("<table>\n<caption>", f);
-	esc(f, caption);
+	xml_text(f, caption);
 	fputs("</caption>\n<tr>", f);
 	for (int c = 0; c < ncols; c++) {
 		fputs("<th>", f);
 		if (cols[c].parent) {
-			esc(f, cols[c].parent);
+			xml_text(f, cols[c].parent);
 			fputs(" ", f);
 		}
 		heading(f, cols[c].key);
@@ -223,7 +212,7 @@ static void pairs(FILE *f, const char *caption, const struct jv *obj)
 	if (!obj || obj->type != JV_OBJ || !obj->len)
 		return;
 	fputs("<table class=\"env\">\n<caption>", f);
-	esc(f, caption);
+	xml_text(f, caption);
 	fputs("</caption>\n", f);
 	for (size_t i = 0; i < obj->len; i++) {
 		if (!scalar(&obj->items[i]) && obj->items[i].type != JV_ARR)
@@ -246,15 +235,15 @@ static void header(FILE *f, const struct jv *rec, const char *path)
 	const struct jv *opts = jv_get(rec, "options");
 
 	fputs("<h2>", f);
-	esc(f, jv_str(rec, "command", "?"));
+	xml_text(f, jv_str(rec, "command", "?"));
 	fputs(" on ", f);
-	esc(f, jv_str(rec, "host", "?"));
+	xml_text(f, jv_str(rec, "host", "?"));
 	fputs("</h2>\n<table class=\"env\">\n<tr><th>record</th><td>", f);
-	esc(f, path);
+	xml_text(f, path);
 	fputs(" (", f);
-	esc(f, plot_schema(rec));
+	xml_text(f, plot_schema(rec));
 	fprintf(f, ", version %g)</td></tr>\n", jv_num_or(jv_get(rec, "schema"), "version", 1));
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		const struct jv *v = jv_get(rec, keys[i]);
 
 		if (!v || (v->type == JV_NULL && strcmp(keys[i], "verdict")))
@@ -274,7 +263,7 @@ static void header(FILE *f, const struct jv *rec, const char *path)
 			    (v->type == JV_ARR && !v->len) || v->type == JV_OBJ)
 				continue;
 			fputs(shown++ ? "; " : "", f);
-			esc(f, opts->keys[i]);
+			xml_text(f, opts->keys[i]);
 			fputs(" ", f);
 			value(f, opts->keys[i], v);
 		}
@@ -304,7 +293,7 @@ static void finding(struct findings *fd, const char *fmt, ...)
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	finding_begin(fd);
-	esc(fd->f, text);
+	xml_text(fd->f, text);
 	fputs("</li>\n", fd->f);
 }
 
@@ -344,7 +333,7 @@ static int rank_capdump(const struct jv *row)
 
 static int rank_mdwe(const struct jv *row)
 {
-	return jv_num_or(row, "wx", 0) > 0 || jv_num_or(row, "wx_count", 0) > 0 ? 0 : 1;
+	return jv_num_or(row, "wx_mappings", 0) > 0 ? 0 : 1;
 }
 
 static int rank_dhry(const struct jv *row)
@@ -407,11 +396,11 @@ static void timerlat_causes(FILE *f, const struct jv *rec)
 		return;
 	fputs("<h3>Why the worst wake-ups were late</h3>\n<p>Each bar is one wake-up's latency "
 	      "split into its parts: ", f);
-	for (int p = 0; p < 4; p++) {
+	for (size_t p = 0; p < ARRAY_SIZE(parts); p++) {
 		fprintf(f, "<span class=\"bar\" style=\"width:1em;background:%s\"></span> ",
 			svg_colour(p));
-		esc(f, part_names[p]);
-		fputs(p < 3 ? ", " : ".</p>\n", f);
+		xml_text(f, part_names[p]);
+		fputs(p + 1 < ARRAY_SIZE(parts) ? ", " : ".</p>\n", f);
 	}
 	for (size_t i = 0; i < ww->len; i++) {
 		const struct jv *c = &ww->items[i], *worst = jv_arr(c, "worst");
@@ -426,7 +415,7 @@ static void timerlat_causes(FILE *f, const struct jv *rec)
 			fprintf(f, "<tr><td class=\"num\">%s</td>", svg_num(jv_num_or(x, "seq", 0), 0, a, sizeof(a)));
 			fprintf(f, "<td class=\"num\">%s</td><td><span class=\"bars\">",
 				svg_num(total / 1000, 1, a, sizeof(a)));
-			for (int p = 0; p < 4 && total > 0; p++) {
+			for (size_t p = 0; p < ARRAY_SIZE(parts) && total > 0; p++) {
 				double part = jv_num_or(x, parts[p], 0);
 
 				fprintf(f, "<span class=\"bar\" style=\"width:%.1fpx;background:%s\" "
@@ -438,9 +427,9 @@ static void timerlat_causes(FILE *f, const struct jv *rec)
 				const struct jv *cz = &causes->items[k];
 
 				fputs(k ? "; " : "", f);
-				esc(f, jv_str(cz, "kind", "?"));
+				xml_text(f, jv_str(cz, "kind", "?"));
 				fputs(" ", f);
-				esc(f, jv_str(cz, "name", ""));
+				xml_text(f, jv_str(cz, "name", ""));
 				if (jv_num_or(cz, "pid", 0) > 0)
 					fprintf(f, " [%d]", (int)jv_num_or(cz, "pid", 0));
 				fprintf(f, " %s", svg_num(jv_num_or(cz, "ns", 0) / 1000, 1, a, sizeof(a)));
@@ -453,13 +442,13 @@ static void timerlat_causes(FILE *f, const struct jv *rec)
 	}
 }
 
-static void noise_like(FILE *f, const struct jv *rec, struct findings *fd)
+static void view_noise(FILE *f, const struct jv *rec, struct findings *fd)
 {
 	const struct jv *cpus = jv_arr(rec, "cpus");
-	char a[32];
+	const char *key = strstr(plot_schema(rec), "hist") ? "max_us" : "max_single_us";
 	double worst = -1;
 	int worst_cpu = -1;
-	const char *key = strstr(plot_schema(rec), "hist") ? "max_us" : "max_single_us";
+	char a[32];
 
 	measurement_findings(fd, rec);
 	for (size_t i = 0; cpus && i < cpus->len; i++)
@@ -475,77 +464,122 @@ static void noise_like(FILE *f, const struct jv *rec, struct findings *fd)
 	table(f, "Per CPU", cpus, NULL, MAX_ROWS);
 }
 
+static void view_timerlat(FILE *f, const struct jv *rec, struct findings *fd)
+{
+	measurement_findings(fd, rec);
+	findings_end(fd);
+	plot_record(f, rec, 0);
+	table(f, "Per CPU", jv_arr(rec, "cpus"), NULL, MAX_ROWS);
+	pairs(f, "The tracer's auto-analysis", jv_get(rec, "analysis"));
+	timerlat_causes(f, rec);
+}
+
+static void view_hwlat(FILE *f, const struct jv *rec, struct findings *fd)
+{
+	measurement_findings(fd, rec);
+	findings_end(fd);
+	plot_record(f, rec, 0);
+	pairs(f, "Summary", jv_get(rec, "summary"));
+	table(f, "Per CPU: the gaps the hardware left", jv_arr(rec, "cpus"), NULL, MAX_ROWS);
+}
+
+static void view_dhry(FILE *f, const struct jv *rec, struct findings *fd)
+{
+	const struct jv *slow = jv_arr(rec, "slow_cpus"), *failed = jv_arr(rec, "failed_cpus");
+	char a[32];
+
+	for (size_t i = 0; slow && i < slow->len; i++)
+		finding(fd, "CPU %s is a slow core", svg_num(slow->items[i].num, 0, a, sizeof(a)));
+	for (size_t i = 0; failed && i < failed->len; i++)
+		finding(fd, "CPU %s failed its run", svg_num(failed->items[i].num, 0, a, sizeof(a)));
+	findings_end(fd);
+	plot_record(f, rec, 0);
+	table(f, "Per CPU", jv_arr(rec, "cpus"), rank_dhry, MAX_ROWS);
+}
+
+static void view_compare(FILE *f, const struct jv *rec, struct findings *fd)
+{
+	char a[32], b[32];
+
+	finding(fd, "%s regression(s) of %s figures compared (BASE %s, NEW %s)",
+		svg_num(jv_num_or(rec, "regressions", 0), 0, a, sizeof(a)),
+		svg_num(jv_num_or(rec, "compared", 0), 0, b, sizeof(b)), jv_str(rec, "base", "?"),
+		jv_str(rec, "new", "?"));
+	findings_end(fd);
+	plot_record(f, rec, 0);
+	table(f, "The figures compared, regressions first", jv_arr(rec, "comparisons"), rank_compare,
+	      MAX_ROWS);
+}
+
+static void view_features(FILE *f, const struct jv *rec, struct findings *fd)
+{
+	const struct jv *feats = jv_arr(rec, "features");
+
+	for (size_t i = 0; feats && i < feats->len; i++)
+		if (!rank_feature(&feats->items[i]))
+			finding(fd, "missing: %s (%s), needed by %s",
+				jv_str(&feats->items[i], "feature", "?"), jv_str(&feats->items[i], "group", "?"),
+				jv_str(&feats->items[i], "needed_by", "-"));
+	findings_end(fd);
+	table(f, "What the kernel offers, the missing first", feats, rank_feature, MAX_ROWS);
+}
+
+/* capdump and mdwe: the processes, those that hold something first */
+static void view_processes(FILE *f, const struct jv *rec, struct findings *fd)
+{
+	bool cap = !strcmp(plot_schema(rec), "rtla-capdump");
+	const struct jv *procs = jv_arr(rec, "processes");
+	rank_fn rank = cap ? rank_capdump : rank_mdwe;
+	int hits = 0;
+
+	for (size_t i = 0; procs && i < procs->len; i++)
+		hits += !rank(&procs->items[i]);
+	finding(fd, cap ? "%d of %zu processes hold effective or ambient capabilities"
+			: "%d of %zu processes map memory writable and executable",
+		hits, procs ? procs->len : 0);
+	findings_end(fd);
+	table(f, cap ? "Processes, those holding capabilities first" : "Processes, those mapping W+X first",
+	      procs, rank, MAX_ROWS);
+	table(f, "Files", jv_arr(rec, "files"), NULL, MAX_ROWS);
+}
+
+/* a record without a view of its own: its tables as they are */
+static void view_any(FILE *f, const struct jv *rec, struct findings *fd)
+{
+	findings_end(fd);
+	for (size_t i = 0; i < rec->len; i++)
+		if (rec->items[i].type == JV_ARR)
+			table(f, rec->keys[i], &rec->items[i], NULL, MAX_ROWS);
+}
+
+/* Each record's view, by the start of its schema name (rtla-timerlat-top, -hist) */
+static const struct {
+	const char *schema;
+	void (*view)(FILE *f, const struct jv *rec, struct findings *fd);
+} views[] = {
+	{ "rtla-osnoise", view_noise },
+	{ "rtla-hwnoise", view_noise },
+	{ "rtla-timerlat", view_timerlat },
+	{ "rtla-hwlat", view_hwlat },
+	{ "rtla-dhry", view_dhry },
+	{ "rtla-compare", view_compare },
+	{ "rtla-features", view_features },
+	{ "rtla-capdump", view_processes },
+	{ "rtla-mdwe", view_processes },
+};
+
 void report_section(FILE *f, const struct jv *rec, const char *path)
 {
 	const char *schema = plot_schema(rec);
 	struct findings fd = { f, 0 };
-	char a[32];
+	size_t i;
 
 	header(f, rec, path);
-	if (strstr(schema, "timerlat")) {
-		measurement_findings(&fd, rec);
-		findings_end(&fd);
-		plot_record(f, rec, 0);
-		table(f, "Per CPU", jv_arr(rec, "cpus"), NULL, MAX_ROWS);
-		pairs(f, "The tracer's auto-analysis", jv_get(rec, "analysis"));
-		timerlat_causes(f, rec);
-	} else if (strstr(schema, "noise")) {
-		noise_like(f, rec, &fd);
-	} else if (strstr(schema, "hwlat")) {
-		measurement_findings(&fd, rec);
-		findings_end(&fd);
-		pairs(f, "Summary", jv_get(rec, "summary"));
-		table(f, "Per CPU: the gaps the hardware left", jv_arr(rec, "cpus"), NULL, MAX_ROWS);
-	} else if (!strcmp(schema, "rtla-dhry")) {
-		const struct jv *slow = jv_arr(rec, "slow_cpus"), *failed = jv_arr(rec, "failed_cpus");
-
-		for (size_t i = 0; slow && i < slow->len; i++)
-			finding(&fd, "CPU %s is a slow core", svg_num(slow->items[i].num, 0, a, sizeof(a)));
-		for (size_t i = 0; failed && i < failed->len; i++)
-			finding(&fd, "CPU %s failed its run", svg_num(failed->items[i].num, 0, a, sizeof(a)));
-		findings_end(&fd);
-		plot_record(f, rec, 0);
-		table(f, "Per CPU", jv_arr(rec, "cpus"), rank_dhry, MAX_ROWS);
-	} else if (!strcmp(schema, "rtla-compare")) {
-		finding(&fd, "%s regression(s) of %s figures compared (BASE %s, NEW %s)",
-			svg_num(jv_num_or(rec, "regressions", 0), 0, a, sizeof(a)),
-			svg_num(jv_num_or(rec, "compared", 0), 0, a + 16, 16), jv_str(rec, "base", "?"),
-			jv_str(rec, "new", "?"));
-		findings_end(&fd);
-		plot_record(f, rec, 0);
-		table(f, "The figures compared, regressions first", jv_arr(rec, "comparisons"), rank_compare, MAX_ROWS);
-	} else if (!strcmp(schema, "rtla-features")) {
-		const struct jv *feats = jv_arr(rec, "features");
-
-		for (size_t i = 0; feats && i < feats->len; i++)
-			if (!rank_feature(&feats->items[i]))
-				finding(&fd, "missing: %s (%s), needed by %s", jv_str(&feats->items[i], "feature", "?"),
-					jv_str(&feats->items[i], "group", "?"),
-					jv_str(&feats->items[i], "needed_by", "-"));
-		findings_end(&fd);
-		table(f, "What the kernel offers, the missing first", feats, rank_feature, MAX_ROWS);
-	} else if (!strcmp(schema, "rtla-capdump") || !strcmp(schema, "rtla-mdwe")) {
-		bool cap = !strcmp(schema, "rtla-capdump");
-		const struct jv *procs = jv_arr(rec, "processes");
-		int hits = 0;
-
-		for (size_t i = 0; procs && i < procs->len; i++)
-			hits += !(cap ? rank_capdump : rank_mdwe)(&procs->items[i]);
-		finding(&fd, cap ? "%d of %zu processes hold effective or ambient capabilities"
-				 : "%d of %zu processes map memory writable and executable",
-			hits, procs ? procs->len : 0);
-		findings_end(&fd);
-		table(f, cap ? "Processes, those holding capabilities first"
-			     : "Processes, those mapping W+X first", procs, cap ? rank_capdump : rank_mdwe, MAX_ROWS);
-		table(f, "Files", jv_arr(rec, "files"), NULL, MAX_ROWS);
-	} else {
-		/* a record without a view of its own: its tables as they are */
-		findings_end(&fd);
-		for (size_t i = 0; i < rec->len; i++)
-			if (rec->items[i].type == JV_ARR)
-				table(f, rec->keys[i], &rec->items[i], NULL, MAX_ROWS);
-	}
-	/* the real-time configuration block, misconfigurations first */
+	for (i = 0; i < ARRAY_SIZE(views); i++)
+		if (!strncmp(schema, views[i].schema, strlen(views[i].schema)))
+			break;
+	(i < ARRAY_SIZE(views) ? views[i].view : view_any)(f, rec, &fd);
+	/* what every measurement has: the CPUs' real-time configuration, misconfigurations first */
 	table(f, "Real-time configuration of the measured CPUs, misconfigurations first",
 	      jv_arr(jv_get(rec, "rt_config"), "items"), rank_config, MAX_ROWS);
 	table(f, "SMIs per CPU", jv_arr(jv_get(rec, "smi"), "cpus"), NULL, MAX_ROWS);
