@@ -480,7 +480,8 @@ static bool drawn_figure(const struct jv *row)
 static int plot_compare(FILE *f, const struct jv *rec)
 {
 	const struct jv *rows = jv_arr(rec, "comparisons");
-	struct svg_axis x = { -0.5, 0.5, false, "CPU and figure", SVG_TICKS_NONE };
+	/* the rows are named under the axis: no label of its own */
+	struct svg_axis x = { -0.5, 0.5, false, "", SVG_TICKS_NONE };
 	struct svg_axis y = { .min = 0.8, .max = 10, .log = true, .label = "us (log)" };
 	const char *names[] = { "BASE", "NEW", "NEW, a regression" };
 	const char *colours[] = { "#000000", svg_colour(3), SVG_MARK };

@@ -145,7 +145,7 @@ AREA="80 52 874 330"
 	browse --dump-dom "file://$tmp/page.html" >"$tmp/dom.html"
 	grep -q '<title>osnoise hist: single noise histogram' "$tmp/dom.html"
 	grep -q '<title>timerlat hist: IRQ latency histogram' "$tmp/dom.html"
-	grep -q '<title>hwlat hist: hardware latency histogram' "$tmp/dom.html"
+	grep -q '<title>hwlat hist: hardware latency (inner loop gaps) histogram' "$tmp/dom.html"
 }
 
 @test "report: a day on 64 CPUs renders (the time is bench/report's to measure)" {

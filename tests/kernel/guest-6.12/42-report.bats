@@ -43,7 +43,7 @@ series_cpus() {
 	[ "$(series_cpus timerlat.json)" -eq 2 ]
 	run "$RTLA" hwlat hist -c 0 -d 3s -p 100000 -r 10000 --json-file hwlat.json --plot hwlat.svg
 	[ "$status" -eq 0 ]
-	grep -q '<title>hwlat hist: hardware latency histogram (inner loop gaps)' hwlat.svg
+	grep -q '<title>hwlat hist: hardware latency (inner loop gaps) histogram, one curve per CPU</title>' hwlat.svg
 	run "$RTLA" report --html page.html osnoise.json timerlat.json hwlat.json
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '<section id="record-' page.html)" -eq 3 ]
