@@ -20,6 +20,9 @@ check="$check clang libclang-rt-dev"
 # the consumers of the latency gate's files: promtool (in prometheus), a real
 # node_exporter scraped with curl, xmllint for the JUnit schema
 check="$check prometheus prometheus-node-exporter curl libxml2-utils python3-yaml"
+# rtla report's pages read as a person reads them: headless Chromium renders
+# them, python3-pil reads the screenshots' pixels (tests/host/report.bats)
+check="$check chromium python3-pil"
 bench="$check libcap-ng-utils hyperfine rt-tests valgrind"
 fuzz="$build clang libclang-rt-dev"
 # the arm64 VM tier of check: qemu, and the cross build of the board bundle

@@ -464,13 +464,79 @@ static void view_noise(FILE *f, const struct jv *rec, struct findings *fd)
 	table(f, "Per CPU", cpus, NULL, MAX_ROWS);
 }
 
+/* an auto-analysis' list of interferences: "name [id] 12.3 us; ..." */
+static void interferences(FILE *f, const struct jv *items)
+{
+	char a[32];
+
+	for (size_t i = 0; items && i < items->len; i++) {
+		const struct jv *x = &items->items[i];
+		const char *name = jv_str(x, "name", jv_str(x, "comm", NULL));
+		double id = jv_num_or(x, "pid", jv_num_or(x, "vector", -1));
+
+		fputs(i ? "; " : "", f);
+		if (name)
+			xml_text(f, name);
+		if (id >= 0)
+			fprintf(f, " [%.0f]", id);
+		fprintf(f, " %s us", svg_num(jv_num_or(x, "duration_ns", 0) / 1000, 1, a, sizeof(a)));
+	}
+	if (!items || !items->len)
+		fputs("none", f);
+}
+
+/*
+ * The tracer's auto-analysis at a stop (timerlat -a, -i, -T), a table per
+ * CPU: the latency, its parts, the blocking thread, each interference and
+ * the IRQ's stack, innermost call first
+ */
+static void timerlat_analysis(FILE *f, const struct jv *rec)
+{
+	static const char *const lists[] = { "nmi", "irqs", "softirqs", "threads" };
+	const struct jv *all = jv_arr(rec, "analysis");
+	char a[32];
+
+	for (size_t i = 0; all && i < all->len; i++) {
+		const struct jv *c = &all->items[i], *bt = jv_get(c, "blocking_thread");
+		const struct jv *stack = jv_arr(c, "stack");
+
+		fprintf(f, "<table class=\"env\">\n<caption>CPU %d: why the %s was late (the tracer's "
+			"auto-analysis)</caption>\n", (int)jv_num_or(c, "cpu", -1), jv_str(c, "case", "?"));
+		for (size_t k = 0; k < c->len; k++)
+			if (c->items[k].type == JV_NUM && strcmp(c->keys[k], "cpu")) {
+				fputs("<tr><th>", f);
+				heading(f, c->keys[k]);
+				fputs("</th><td class=\"num\">", f);
+				value(f, c->keys[k], &c->items[k]);
+				fputs("</td></tr>\n", f);
+			}
+		if (bt && bt->type == JV_OBJ) {
+			fputs("<tr><th>blocking thread</th><td>", f);
+			xml_text(f, jv_str(bt, "comm", "?"));
+			fprintf(f, " [%d] %s us</td></tr>\n", (int)jv_num_or(bt, "pid", 0),
+				svg_num(jv_num_or(bt, "duration_ns", 0) / 1000, 1, a, sizeof(a)));
+		}
+		for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
+			fprintf(f, "<tr><th>%s</th><td>", lists[l]);
+			interferences(f, jv_arr(c, lists[l]));
+			fputs("</td></tr>\n", f);
+		}
+		fputs("<tr><th>stack</th><td>", f);
+		for (size_t k = 0; stack && k < stack->len; k++) {
+			fputs(k ? " &lt; " : "", f);
+			xml_text(f, jv_str(&stack->items[k], "function", "?"));
+		}
+		fputs("</td></tr>\n</table>\n", f);
+	}
+}
+
 static void view_timerlat(FILE *f, const struct jv *rec, struct findings *fd)
 {
 	measurement_findings(fd, rec);
 	findings_end(fd);
 	plot_record(f, rec, 0);
 	table(f, "Per CPU", jv_arr(rec, "cpus"), NULL, MAX_ROWS);
-	pairs(f, "The tracer's auto-analysis", jv_get(rec, "analysis"));
+	timerlat_analysis(f, rec);
 	timerlat_causes(f, rec);
 }
 
