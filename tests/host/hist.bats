@@ -176,7 +176,7 @@ check_record() {
 		d = json.load(open(path))
 		assert list(d)[:9] == ["schema", "tool", "version", "command", "host", "kernel",
 		                       "started", "duration_s", "verdict"], list(d)
-		assert d["schema"] == {"name": "rtla-" + command.replace(" ", "-"), "version": 1}, d["schema"]
+		assert d["schema"] == {"name": "rtla-" + command.replace(" ", "-"), "version": 2}, d["schema"]
 		assert d["command"] == command and d["backend"] == "sampler", d
 		assert d["histogram"] == {"unit": "us", "bucket_size_us": bs, "entries": entries,
 		                          "resolution_ns": 1}, d["histogram"]

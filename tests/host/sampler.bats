@@ -32,7 +32,7 @@ check_record() {
 		assert keys[:9] == ["schema", "tool", "version", "command", "host", "kernel",
 		                    "started", "duration_s", "verdict"], keys
 		schema = "rtla-" + command.replace(" ", "-")
-		assert d["schema"] == {"name": schema, "version": 1}, d["schema"]
+		assert d["schema"] == {"name": schema, "version": 2}, d["schema"]
 		assert d["tool"] == "rtla" and d["version"] == version, (d["tool"], d["version"])
 		assert d["command"] == command, d["command"]
 		assert d["host"] == host and d["kernel"] == kernel, (d["host"], d["kernel"])
