@@ -48,7 +48,7 @@
 #include "owned.h"
 #include "sysroot.h"
 
-enum { GM_VALUE = 1, GM_WRITTEN, GM_DIR, GM_FORGET, GM_DONE, GM_HOLD, GM_SEAL };
+enum { GM_VALUE = 1, GM_WRITTEN, GM_DIR, GM_FORGET, GM_DONE, GM_HOLD, GM_SEAL, GM_LET_GO };
 
 /* a frame: this header, then path_len bytes of path, then val_len of value */
 struct gmsg {
@@ -95,6 +95,7 @@ struct gstate {
 	char *buf;
 	size_t len, cap;
 	bool done;
+	bool let_go;		/* the borrower closed its lock descriptor: ours is the last */
 };
 
 #define SETTLE_MS	500		/* at most this long for the pidfd after EOF */
@@ -303,6 +304,11 @@ int guardian_forget(struct guardian *g, int id)
 	return send_msg(g, GM_FORGET, id, NULL, NULL);
 }
 
+int guardian_let_go(struct guardian *g)
+{
+	return g ? send_msg(g, GM_LET_GO, 0, NULL, NULL) : -ENOENT;
+}
+
 int guardian_hold(struct guardian *g, int fd)
 {
 	return g ? send_msg_fd(g, GM_HOLD, 0, NULL, NULL, fd) : 0;
@@ -486,6 +492,10 @@ static void take_frame(struct gstate *s, const struct gmsg *m, const char *path,
 
 	if (m->type == GM_DONE) {
 		s->done = true;
+		return;
+	}
+	if (m->type == GM_LET_GO) {
+		s->let_go = true;
 		return;
 	}
 	if (m->type == GM_SEAL || m->type == GM_HOLD) {
@@ -719,8 +729,12 @@ static void __attribute__((noreturn)) guardian_main(int sock, int pidfd, pid_t b
 	s.sock = sock;
 	s.pidfd = pidfd;
 	listen_to_borrower(&s);
-	if (s.done)
+	if (s.done) {
+		/* a lock the borrower let go of is ours to remove, whatever ends it now */
+		if (s.let_go)
+			release_lock(&s);
 		_exit(0);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (s.pidfd >= 0)
 		poll(&(struct pollfd){ s.pidfd, POLLIN, 0 }, 1, SETTLE_MS);

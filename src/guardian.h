@@ -83,6 +83,13 @@ int guardian_forget(struct guardian *g, int id);
  * socket) until it has restored everything.
  */
 int guardian_hold(struct guardian *g, int fd);
+/*
+ * The run has closed its own descriptor of the lock (tracefs_lock_let_go()):
+ * the guardian removes the lock as it leaves, on guardian_stand_down() as on
+ * the run's death, so no moment of the run's end leaves it behind. 0 or
+ * -errno (then the run removes it itself).
+ */
+int guardian_let_go(struct guardian *g);
 /* The record is the run's own from now on (see record_unsealed). */
 int guardian_seal(struct guardian *g);
 

@@ -532,7 +532,14 @@ int ledger_close(struct ledger *l)
 	/* a record that could not be replayed stays for the next run to retry */
 	if (!failed && ftruncate(l->lock_fd, 0))
 		err_msg("cannot clear %s: %s", l->record, strerror(errno));
-	/* done: the guardian leaves, and with it its hold on the locks */
+	/*
+	 * done: the guardian leaves, and with it its hold on the locks. Told
+	 * first that rtla closes its own descriptor of the tracefs lock, it
+	 * removes the lock as it leaves: rtla killed at any moment of this end
+	 * leaves no lock behind.
+	 */
+	if (l->guard && l->tlock.fd >= 0 && !guardian_let_go(l->guard))
+		tracefs_lock_let_go(&l->tlock);
 	guardian_stand_down(l->guard);
 	l->guard = NULL;
 	tracefs_lock_release(&l->tlock);

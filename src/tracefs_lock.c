@@ -318,6 +318,13 @@ int tracefs_lock_check(const char *resource, const char *what)
 	return ret;
 }
 
+void tracefs_lock_let_go(struct tracefs_lock *lk)
+{
+	if (lk->fd >= 0)
+		close(lk->fd);
+	lk->fd = -1;
+}
+
 void tracefs_lock_release(struct tracefs_lock *lk)
 {
 	int err;

@@ -63,6 +63,12 @@ int tracefs_lock_take(struct tracefs_lock *lk, const char *resource, const char 
 int tracefs_lock_check(const char *resource, const char *what);
 /* Let go: close the file and remove the instance. */
 void tracefs_lock_release(struct tracefs_lock *lk);
+/*
+ * Close the file only: the lock stays held by the other descriptor of it,
+ * the guardian's, which removes it (guardian_let_go()); release is then a
+ * no-op.
+ */
+void tracefs_lock_let_go(struct tracefs_lock *lk);
 /* The one line of a refused run: HOLDER (may be NULL) describes the run that holds WHAT. */
 void tracefs_lock_refuse(const char *what, const char *holder);
 /* The instance's host path for RESOURCE. 0, or -errno (no tracefs). */

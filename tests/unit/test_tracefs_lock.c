@@ -226,6 +226,20 @@ static int ledger_a_killed(void)
 	return 1;
 }
 
+/* ledger_close()'s end, killed the moment the guardian has left */
+static int ledger_a_killed_at_end(void)
+{
+	struct ledger l;
+
+	if (ledger_open_global(&l, record_a, "the test resource", resource, NULL) ||
+	    ledger_seal(&l, NULL) || guardian_let_go(l.guard))
+		return 1;
+	tracefs_lock_let_go(&l.tlock);
+	guardian_stand_down(l.guard);
+	kill(getpid(), SIGKILL);
+	return 1;
+}
+
 static void test_ledger(void)
 {
 	struct ledger l;
@@ -251,6 +265,11 @@ static void test_ledger(void)
 	}
 	ok(!exists(lock_dir), "ledger: SIGKILL: the guardian removed the lock (%d ms)", waited * 10);
 	is_int(in_child(ledger_b, err, sizeof(err)), 0, "ledger: SIGKILL: the next run goes ahead");
+
+	/* the guardian, told that rtla let go, removed the lock as it left */
+	in_child(ledger_a_killed_at_end, err, sizeof(err));
+	ok(!exists(lock_dir), "ledger: SIGKILL after the guardian left: no lock behind");
+	is_int(in_child(ledger_b, err, sizeof(err)), 0, "ledger: and the next run goes ahead");
 }
 
 int main(void)
