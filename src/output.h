@@ -138,6 +138,12 @@ int out_table_new(struct out_table **tp, const char *name, const struct out_colu
 void out_table_free(struct out_table *t);
 bool out_column_shown(const struct out_table *t, int col);
 
+/*
+ * The caller adds rows in their final order: the table (not a record: -J
+ * and --json-file hold every row to the end) is printed in batches as they
+ * come, and the memory stays that of one batch.
+ */
+void out_table_stream(struct out_table *t);
 struct out_row *out_row_add(struct out_table *t);
 void out_set_str(struct out_row *r, int col, const char *val);
 void out_set_fmt(struct out_row *r, int col, const char *fmt, ...)

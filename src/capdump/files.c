@@ -327,6 +327,8 @@ int capdump_files(struct capdump_ctx *ctx)
 			err_msg("-o: %s", err);
 		return EXIT_ERROR;
 	}
+	/* the walk is in the table's order (sorted, depth first): no row is held long */
+	out_table_stream(fs.t);
 	if (!sysroot_is_live())
 		fs.root_len = strlen(sysroot_dir());
 	for (int i = 0; i < o->nargs; i++) {

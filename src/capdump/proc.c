@@ -417,6 +417,22 @@ static void explain_empty(const struct proc_scan *ps, size_t nr)
 			 "worth a look); %s", all);
 }
 
+/* Without --diff a row needs no other process: each is shown as it is read. */
+static size_t scan_streaming(struct proc_scan *ps, const struct procscan *scan)
+{
+	struct proc_rec rec;
+	size_t nr = 0;
+
+	out_table_stream(ps->t);
+	for (size_t i = 0; i < scan->nr; i++) {
+		if (read_proc(ps, scan->pids[i], &rec))
+			continue;
+		nr++;
+		show(ps, &rec, NULL, false);
+	}
+	return nr;
+}
+
 static int scan_all(struct proc_scan *ps)
 {
 	struct procscan scan;
@@ -430,6 +446,14 @@ static int scan_all(struct proc_scan *ps)
 			sysroot_dir(), strerror(-ret));
 		return EXIT_ERROR;
 	}
+	if (!ps->ctx->opt->diff) {
+		nr = scan_streaming(ps, &scan);
+		procscan_free(&scan);
+		if (!ps->rows)
+			explain_empty(ps, nr);
+		return EXIT_PASSED;
+	}
+	/* --diff: every process read first, for the parents */
 	recs = calloc(scan.nr ? scan.nr : 1, sizeof(*recs));
 	if (!recs) {
 		procscan_free(&scan);
@@ -445,7 +469,7 @@ static int scan_all(struct proc_scan *ps)
 	for (size_t i = 0; i < nr; i++) {
 		const struct proc_rec *parent = NULL;
 
-		if (ps->ctx->opt->diff && recs[i].st.has_ppid)
+		if (recs[i].st.has_ppid)
 			parent = find_rec(recs, nr, recs[i].st.ppid);
 		show(ps, &recs[i], parent, false);
 	}

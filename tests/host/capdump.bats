@@ -252,6 +252,32 @@ assert all(len(p["cap_eff"]) == 16 for p in procs if p["cap_eff"])'
 	[[ "$output" == *"$tmp/a/b/deep"* ]]
 }
 
+@test "--files: a tree of 10,000 files streams, one header, every row in order, the record whole" {
+	mkdir "$tmp/many"
+	(cd "$tmp/many" && seq -f 'f%05g' 10000 | xargs touch)
+	mkdir "$tmp/many/sub"
+	: > "$tmp/many/sub/z"
+	# the last row, alone in the last batch, is shorter than every other
+	setcap cap_sys_nice+ep "$tmp/many/sub/z" || skip "this file system keeps no security.capability"
+	run --separate-stderr "$RTLA" capdump --files -R -a -o PATH,VERSION,NOTE "$tmp/many"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${#lines[@]}" -eq 10002 ]
+	# the header once, the rows in the walk's order across the batches
+	[ "$(grep -c '^PATH ' <<<"$output")" -eq 1 ]
+	[[ ${lines[0]} == "PATH "* ]]
+	[ "$(sed 1d <<<"$output" | awk '{ print $1 }')" = "$(seq -f "$tmp/many/f%05g" 10000; echo "$tmp/many/sub/z")" ]
+	# a batch's columns are at least as wide as the batch's before: the
+	# last row's VERSION (right-aligned) ends where the header's does
+	col=$(awk 'NR == 1 { print index($0, "VERSION") - 1 }' <<<"$output")
+	[ "${lines[-1]:0:$col}" = "$(printf '%-*s' "$col" "$tmp/many/sub/z")" ]
+	[ "${lines[-1]:$((col + 6)):1}" = 2 ]
+	# a record holds every row, and the table beside it is whole too
+	"$RTLA" capdump --files -R -a -o PATH --json-file "$BATS_TEST_TMPDIR/r.json" "$tmp/many" > "$BATS_TEST_TMPDIR/t"
+	[ "$(grep -c '"path":' "$BATS_TEST_TMPDIR/r.json")" -eq 10001 ]
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/t")" -eq 10002 ]
+}
+
 @test "--files: a directory a user cannot read is a row with a note, exit 0" {
 	needs_root "setpriv runs the scan as a user"
 	mkdir -p "$tmp/secret"
