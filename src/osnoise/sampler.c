@@ -12,6 +12,7 @@
  * the kernel turns tracing off.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -24,7 +25,7 @@
 #include "util.h"
 
 #define CHUNK_NS	1000000ull	/* how often a spinner looks at its command */
-#define PERIOD_REC_MAX	16384		/* period records per CPU between drains */
+#define PERIOD_REC_MAX	4096		/* period records per CPU between drains */
 
 struct sampler {
 	struct sampler_clock clock;
@@ -37,6 +38,8 @@ struct sampler {
 	struct sampler_trace *trace;	/* NULL: measuring without attribution */
 	_Atomic int halted;		/* halt() was called */
 	bool stop_seen;
+	int slice_ms;			/* how long wait() sleeps before it looks at the rings */
+	struct timespec drained_at;	/* the last collect() */
 };
 
 static void *alloc_ring(size_t bytes)
@@ -76,7 +79,8 @@ static uint64_t pow2_at_least(uint64_t n)
 
 static int new_spinner(struct sampler *s, int cpu, uint64_t period_us)
 {
-	uint64_t nr_period_recs = pow2_at_least(8000000 / (period_us ? period_us : 1));
+	/* two seconds of periods: a drain comes within a slice of the ring half full */
+	uint64_t nr_period_recs = pow2_at_least(2000000 / (period_us ? period_us : 1));
 	struct sampler_spinner *sp;
 
 	if (nr_period_recs < 16)
@@ -396,6 +400,48 @@ static void collect_cpu(struct noise_run *run, struct sampler *s, struct sampler
 	sampler_attr_compact(c);
 }
 
+/*
+ * The next slice: long enough for the busiest CPU since the last drain to
+ * fill a sixteenth of its gap ring or of its period ring, no longer: noise
+ * comes in bursts (a sixth of a second's gaps within a few ms), and the
+ * half of the ring left when a slice ends must hold one.
+ */
+static void next_slice(struct sampler *s, const uint64_t *phead, const uint64_t *ghead)
+{
+	struct timespec now;
+	double secs, rate = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	secs = now.tv_sec - s->drained_at.tv_sec + (now.tv_nsec - s->drained_at.tv_nsec) / 1e9;
+	/* the first drain has nothing to go by: the shortest slice until the next */
+	if (!s->drained_at.tv_sec || secs <= 0) {
+		s->drained_at = now;
+		s->slice_ms = SAMPLER_SLICE_MIN_MS;
+		return;
+	}
+	s->drained_at = now;
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct sampler_spinner *sp = s->sp[cpu];
+		double g, p;
+
+		if (!sp)
+			continue;
+		g = (ghead[cpu] - atomic_load(&sp->gap_tail)) / (double)SAMPLER_SLICE_GAPS;
+		p = (phead[cpu] - atomic_load(&sp->period_tail)) / ((sp->period_mask + 1) / 16.0);
+		if (g > rate)
+			rate = g;
+		if (p > rate)
+			rate = p;
+	}
+	/* rate: slices' worth per drain interval */
+	rate /= secs;
+	s->slice_ms = rate > 0 ? (int)(1000 / rate) : SAMPLER_SLICE_MAX_MS;
+	if (s->slice_ms < SAMPLER_SLICE_MIN_MS)
+		s->slice_ms = SAMPLER_SLICE_MIN_MS;
+	if (s->slice_ms > SAMPLER_SLICE_MAX_MS)
+		s->slice_ms = SAMPLER_SLICE_MAX_MS;
+}
+
 static int sampler_collect(struct noise_run *run)
 {
 	struct sampler *s = run->priv;
@@ -423,6 +469,7 @@ static int sampler_collect(struct noise_run *run)
 		if (s->sp[cpu])
 			ghead[cpu] = atomic_load_explicit(&s->sp[cpu]->gap_head,
 							  memory_order_acquire);
+	next_slice(s, phead, ghead);
 	if (s->trace && run->stop_requested < 2 && sampler_trace_drain(s->trace, &s->attr, run) &&
 	    run->stop_requested < 2)
 		debug_msg("sampler: reading the trace buffers failed");
@@ -441,6 +488,49 @@ static int sampler_collect(struct noise_run *run)
 		set_cmd(s, SAMPLER_WAIT);
 		if (s->trace)
 			sampler_trace_off(s->trace);
+	}
+	return 0;
+}
+
+/* Does a spinner's ring need a drain before the tick's? */
+static bool rings_half_full(const struct sampler *s)
+{
+	for (int cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct sampler_spinner *sp = s->sp[cpu];
+
+		if (!sp)
+			continue;
+		if (atomic_load(&sp->gap_head) - atomic_load(&sp->gap_tail) >= SAMPLER_GAP_RING / 2 ||
+		    atomic_load(&sp->period_head) - atomic_load(&sp->period_tail) > sp->period_mask / 2)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Sleep in slices and drain early when a ring is half full: the rings then
+ * need to hold what a slice produces, not what a second of heavy noise does
+ * (see SAMPLER_GAP_RING), and on a quiet machine the slice is the tick.
+ */
+static int sampler_wait(struct noise_run *run, int wake_fd, int timeout_ms)
+{
+	struct sampler *s = run->priv;
+	struct pollfd wake = { .fd = wake_fd, .events = POLLIN };
+
+	while (timeout_ms > 0) {
+		/* before the first drain, the shortest slice */
+		int slice = !s ? timeout_ms : s->slice_ms ? s->slice_ms : SAMPLER_SLICE_MIN_MS;
+
+		if (slice > timeout_ms)
+			slice = timeout_ms;
+		if (poll(&wake, 1, slice))
+			return 0;	/* woken (or a signal): the driver looks why */
+		timeout_ms -= slice;
+		if (!s || atomic_load(&s->halted) || !rings_half_full(s))
+			continue;
+		debug_msg("sampler: a ring is half full: drained before the tick (slice %d ms)", slice);
+		sampler_collect(run);
+		return s->stop_seen ? 2 : 1;
 	}
 	return 0;
 }
@@ -577,6 +667,7 @@ const struct noise_backend noise_sampler_backend = {
 	.setup = sampler_setup,
 	.enable = sampler_enable,
 	.collect = sampler_collect,
+	.wait = sampler_wait,
 	.stopped = sampler_stopped,
 	.halt = sampler_halt,
 	.rearm = sampler_rearm,

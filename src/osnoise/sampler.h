@@ -38,8 +38,19 @@
 #include "util.h"
 
 #define SAMPLER_CACHELINE	64
-/* gaps per CPU between two drains (1 s): one per 30 us */
-#define SAMPLER_GAP_RING	(1u << 15)
+/*
+ * Gaps per CPU between two drains: 32 KiB per measured CPU. The collector
+ * looks at the rings again after a slice in which the last drain's busiest
+ * CPU made SAMPLER_SLICE_GAPS gaps (1 s on a quiet machine, down to 10 ms),
+ * and drains a ring found half full at once: a ring holds what a slice and a
+ * burst produce, not what a second of heavy noise does (1,024 gaps in 10 ms
+ * is one per 10 us). A gap the full ring cannot hold is still counted,
+ * summed and maxed; only its attribution is lost, and a gate fails on it.
+ */
+#define SAMPLER_GAP_RING	(1u << 11)
+#define SAMPLER_SLICE_GAPS	(SAMPLER_GAP_RING / 16)
+#define SAMPLER_SLICE_MIN_MS	10
+#define SAMPLER_SLICE_MAX_MS	1000
 #define SAMPLER_TRACE_KEEP	16384		/* gaps kept for save_trace */
 #define SAMPLER_TRACE_REC_EV	4		/* explaining events kept per gap */
 #define SAMPLER_EVQ_MAX	(1u << 20)	/* events queued per CPU before dropping */
