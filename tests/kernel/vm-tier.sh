@@ -33,7 +33,8 @@
 # Environment: RTLA_VM_CACHE (download cache, default /var/cache/rtla-vm),
 # RTLA_VM_TIMEOUT (seconds a guest may run, default 1200),
 # RTLA_VM_FILE_TIMEOUT (seconds a test file may run, default 300),
-# RTLA_VM_JOBS (guests run at once, default the number of CPUs, at most 4).
+# RTLA_VM_JOBS (guests run at once, default the number of CPUs, at most 4),
+# RTLA_VM_SMP (the x86 guests' vCPUs, default 2; bench/scale boots 1 to 64).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -525,7 +526,7 @@ start_guest() {
 		return
 	fi
 	timeout -k 5 "$guest_timeout" qemu-system-x86_64 \
-		-accel tcg,thread=single -smp 2 -m 1G \
+		-accel tcg,thread=single -smp "${RTLA_VM_SMP:-2}" -m 1G \
 		-nodefaults -no-user-config -display none -no-reboot \
 		-kernel "$image" -initrd "$TMP/initrd.cpio" "${devices[@]}" \
 		-append "console=ttyS0 quiet panic=-1 mitigations=off rtla_vm=$k rtla_vm_timeout=$((guest_timeout - 15)) rtla_vm_file_timeout=$file_timeout$shard$extra" \

@@ -1,0 +1,200 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# How the cost grows with the work, ours beside the anchor in one run, as
+# tables of ratios (the machine is shared and noisy: compare within a row).
+#
+#  procs    rtla capdump -a against pscap -a, rtla mdwe against the shell scan
+#           of /proc/*/maps (bench/mdwe), at SIZES processes (2,000, 10,000
+#           and 30,000 by default; sleepers are started up to each size):
+#           median wall time of interleaved rounds and peak RSS. Goals:
+#           capdump <= 0.25x pscap, mdwe <= 0.25x the scan.
+#  files    rtla capdump --files -R /usr -a: peak RSS and rows (goal <= 16 MiB),
+#           against getcap -r /usr.
+#  startup  what a script calling rtla in a loop pays: rtla --help and
+#           rtla capdump 1 against pscap -p 1 and getpcaps 1.
+#  sampler  peak RSS of osnoise top on the sampler backend over 1 CPU and
+#           over every CPU of this machine (goal: 8 MiB + 64 KiB per CPU).
+#  cpus     guests of the VM tier's 6.12 RT kernel with VCPUS vCPUs (1, 4, 16
+#           and 64 by default; TCG, so SECS-second runs): the tool CPU time
+#           and peak RSS of ours and the peer for osnoise top -q, hwnoise -q
+#           and osnoise hist over all CPUs, and ours on the sampler backend.
+#           Goals: CPU <= 0.25x the peer's at every size, RSS <= 8 MiB +
+#           64 KiB per CPU.
+#
+#   bench/scale/run.sh [PART...]     (default: every part; RTLA: the binary)
+#   SIZES="2000 10000" RUNS=10 VCPUS="1 4" SECS=5 bench/scale/run.sh procs cpus
+#
+# procs and sampler need root (mdwe's BPF reader, the sampler's tracefs
+# instance). Every process it starts is killed by its PID.
+set -eu
+cd "$(dirname "$0")/../.."
+rtla=$(readlink -f "${RTLA:-build/rtla}")
+sizes=${SIZES:-2000 10000 30000}
+runs=${RUNS:-9}
+vcpus=${VCPUS:-1 4 16 64}
+secs=${SECS:-5}
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(procs files startup sampler cpus)
+sleepers=()
+tmp=$(mktemp -d)
+
+cleanup() {
+	[ ${#sleepers[@]} -eq 0 ] || kill "${sleepers[@]}" 2>/dev/null || true
+	wait 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+die() { echo "scale bench: $*" >&2; exit 1; }
+[ -x "$rtla" ] || die "no rtla binary at $rtla (set RTLA)"
+[ -x /usr/bin/time ] || die "needs GNU time (apt-get install time)"
+
+nprocs() { find /proc -maxdepth 1 -name '[0-9]*' 2>/dev/null | wc -l; }
+
+# median of a column of numbers on stdin
+median() { sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] }'; }
+
+# rounds NAME=CMD...: RUNS interleaved rounds (a busy spell of the machine
+# hits every command alike), one warm-up first; the wall ms of each run in
+# $tmp/NAME.ms and its peak RSS (kB) in $tmp/NAME.kb
+rounds() {
+	local spec name t0 t1 r
+	for name in "$@"; do rm -f "$tmp/${name%%=*}".{ms,kb}; done
+	for r in $(seq 0 "$runs"); do
+		for spec in "$@"; do
+			name=${spec%%=*}
+			t0=$EPOCHREALTIME
+			/usr/bin/time -f '%M' -o "$tmp/rss" bash -c "${spec#*=}" >/dev/null 2>&1
+			t1=$EPOCHREALTIME
+			((r)) || continue
+			awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", (b - a) * 1000 }' >>"$tmp/$name.ms"
+			cat "$tmp/rss" >>"$tmp/$name.kb"
+		done
+	done
+}
+ms() { median <"$tmp/$1.ms"; }
+kb() { sort -n "$tmp/$1.kb" | tail -1; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b ? a / b : 0 }'; }
+
+part_procs() {
+	[ "$(id -u)" -eq 0 ] || die "procs needs root (mdwe's BPF reader)"
+	command -v pscap >/dev/null || die "procs needs pscap (apt-get install libcap-ng-utils)"
+	cat >"$tmp/scan.sh" <<'SCAN'
+grep -sH -E '^[0-9a-f]+-[0-9a-f]+ .wx' /proc/[0-9]*/maps |
+	awk -F: '{ n[$1]++ } END { for (f in n) print f, n[f] }'
+SCAN
+	echo "processes: rtla capdump -a vs pscap -a, rtla mdwe vs the /proc/*/maps scan"
+	echo "(median wall ms of $runs interleaved rounds; peak RSS in kB)"
+	printf '%8s | %9s %9s %6s %8s | %9s %9s %6s %8s\n' procs capdump pscap ratio "RSS kB" \
+		mdwe scan ratio "RSS kB"
+	for n in $sizes; do
+		while [ "$(nprocs)" -lt "$n" ]; do
+			for _ in $(seq $(((n - $(nprocs)) < 500 ? n - $(nprocs) : 500))); do
+				sleep 3600 &
+				sleepers+=($!)
+			done
+		done
+		# every sleeper has exec'd before the clock starts
+		for p in "${sleepers[@]}"; do
+			until [ "$(cat "/proc/$p/comm" 2>/dev/null)" = sleep ]; do sleep 0.01; done
+		done
+		rounds capdump="$rtla capdump -a" pscap="pscap -a" \
+			mdwe="$rtla mdwe" scan="sh $tmp/scan.sh"
+		printf '%8d | %9s %9s %6s %8s | %9s %9s %6s %8s\n' "$(nprocs)" \
+			"$(ms capdump)" "$(ms pscap)" "$(ratio "$(ms capdump)" "$(ms pscap)")" "$(kb capdump)" \
+			"$(ms mdwe)" "$(ms scan)" "$(ratio "$(ms mdwe)" "$(ms scan)")" "$(kb mdwe)"
+	done
+	echo "goals: capdump <= 0.25x pscap, mdwe <= 0.25x the scan"
+	kill "${sleepers[@]}" 2>/dev/null || true
+	wait 2>/dev/null || true
+	sleepers=()
+}
+
+part_files() {
+	local rows
+	command -v getcap >/dev/null || die "files needs getcap (libcap2-bin)"
+	rows=$("$rtla" capdump --files -R /usr -a -n -o PATH 2>/dev/null | wc -l)
+	runs=3 rounds files="$rtla capdump --files -R /usr -a" getcap="getcap -r /usr"
+	echo "capdump --files -R /usr -a ($rows rows): $(ms files) ms, peak RSS $(kb files) kB" \
+		"(goal <= 16384 kB); getcap -r /usr $(ms getcap) ms, $(kb getcap) kB"
+}
+
+part_startup() {
+	command -v pscap >/dev/null || die "startup needs pscap (apt-get install libcap-ng-utils)"
+	command -v getpcaps >/dev/null || die "startup needs getpcaps (libcap2-bin)"
+	runs=$((runs * 5)) rounds help="$rtla --help" one="$rtla capdump 1" \
+		pscap="pscap -p 1" getpcaps="getpcaps 1" true=true
+	echo "start-up (median wall ms of interleaved runs, bash -c included: 'true' is its share):"
+	printf '  %-18s %7s ms\n' "rtla --help" "$(ms help)" "rtla capdump 1" "$(ms one)" \
+		"pscap -p 1" "$(ms pscap)" "getpcaps 1" "$(ms getpcaps)" "true" "$(ms true)"
+}
+
+part_sampler() {
+	local all
+	[ "$(id -u)" -eq 0 ] || die "sampler needs root (its tracefs instance)"
+	all=0-$(($(nproc) - 1))
+	runs=3 rounds one="$rtla osnoise top --backend sampler -c 0 -d ${secs}s -q" \
+		all="$rtla osnoise top --backend sampler -c $all -d ${secs}s -q"
+	echo "sampler backend, osnoise top -d ${secs}s -q: peak RSS -c 0 $(kb one) kB," \
+		"-c $all ($(nproc) CPUs) $(kb all) kB: $(((($(kb all) - $(kb one))) / ($(nproc) > 1 ? $(nproc) - 1 : 1))) kB" \
+		"per further CPU (goal: 8192 kB + 64 kB per CPU)"
+}
+
+# In each guest: every tool run alone, its CPU time (bash's time) and VmHWM
+# read from /proc while it runs.
+guest_script() {
+	cat <<EOS
+TIMEFORMAT='%U %S'
+measure() {
+	local name=\$1; shift
+	{ time "\$@" >/tmp/out 2>&1 ; } 2>/tmp/time &
+	local bg=\$! hwm=0 h pid
+	while kill -0 \$bg 2>/dev/null; do
+		for pid in \$(pidof rtla rtla-peer); do
+			h=\$(awk '/^VmHWM/ { print \$2 }' /proc/\$pid/status 2>/dev/null)
+			[ -n "\$h" ] && [ "\$h" -gt "\$hwm" ] && hwm=\$h
+		done
+		sleep 0.2
+	done
+	wait \$bg || true
+	echo "SCALE \$name \$(cat /tmp/time) \$hwm"
+}
+for tool in rtla rtla-peer; do
+	measure "\$tool:top" \$tool osnoise top -q -d ${secs}s
+	measure "\$tool:hwnoise" \$tool hwnoise -q -d ${secs}s
+	measure "\$tool:hist" \$tool osnoise hist -d ${secs}s
+done
+measure rtla:sampler rtla osnoise top --backend sampler -q -d ${secs}s
+EOS
+}
+
+part_cpus() {
+	echo "CPUs: tool CPU time (user + system, s) and peak RSS (kB) over all vCPUs, ${secs} s runs"
+	printf '%5s %-8s | %7s %7s %6s | %8s %8s\n' vCPUs tool ours peer ratio "ours kB" "peer kB"
+	for n in $vcpus; do
+		RTLA_VM_SMP=$n tests/kernel/vm-tier.sh --rtla "$rtla" --kernel 6.12 \
+			--cmd "$(guest_script)" >"$tmp/vm.out" 2>&1 || {
+			tail -5 "$tmp/vm.out" >&2
+			die "the $n-vCPU guest failed"
+		}
+		for t in top hwnoise hist; do
+			awk -v n="$n" -v t="$t" '
+			$1 == "SCALE" && $2 == "rtla:" t { o = $3 + $4; ok = $5 }
+			$1 == "SCALE" && $2 == "rtla-peer:" t { p = $3 + $4; pk = $5 }
+			END { printf "%5d %-8s | %7.2f %7.2f %6.2f | %8d %8d\n", n, t, o, p, p ? o / p : 0, ok, pk }
+			' "$tmp/vm.out"
+		done
+		awk -v n="$n" '$1 == "SCALE" && $2 == "rtla:sampler" {
+			printf "%5d %-8s | %7.2f %7s %6s | %8d %8s\n", n, "sampler", $3 + $4, "-", "-", $5, "-" }' \
+			"$tmp/vm.out"
+	done
+	echo "goals: ours <= 0.25x the peer's CPU at every size; RSS <= 8192 kB + 64 kB per vCPU"
+}
+
+for p in "${parts[@]}"; do
+	case $p in
+	procs | files | startup | sampler | cpus) echo "== scale: $p"; "part_$p" ;;
+	*) die "unknown part '$p' (procs, files, startup, sampler, cpus)" ;;
+	esac
+done
