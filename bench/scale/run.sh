@@ -12,7 +12,8 @@
 #  files    rtla capdump --files -R /usr -a: peak RSS and rows (goal <= 16 MiB),
 #           against getcap -r /usr.
 #  startup  what a script calling rtla in a loop pays: rtla --help and
-#           rtla capdump 1 against pscap -p 1 and getpcaps 1.
+#           rtla capdump 1 against getpcaps 1 (pscap has no way to name one
+#           process).
 #  sampler  peak RSS of osnoise top on the sampler backend over 1 CPU and
 #           over every CPU of this machine (goal: 8 MiB + 64 KiB per CPU).
 #  cpus     guests of the VM tier's 6.12 RT kernel with VCPUS vCPUs (1, 4, 16
@@ -121,13 +122,13 @@ part_files() {
 }
 
 part_startup() {
-	command -v pscap >/dev/null || die "startup needs pscap (apt-get install libcap-ng-utils)"
 	command -v getpcaps >/dev/null || die "startup needs getpcaps (libcap2-bin)"
 	runs=$((runs * 5)) rounds help="$rtla --help" one="$rtla capdump 1" \
-		pscap="pscap -p 1" getpcaps="getpcaps 1" true=true
+		getpcaps="getpcaps 1" true=true
 	echo "start-up (median wall ms of interleaved runs, bash -c included: 'true' is its share):"
-	printf '  %-18s %7s ms\n' "rtla --help" "$(ms help)" "rtla capdump 1" "$(ms one)" \
-		"pscap -p 1" "$(ms pscap)" "getpcaps 1" "$(ms getpcaps)" "true" "$(ms true)"
+	printf '  %-16s %6s ms\n' "rtla --help" "$(ms help)" "rtla capdump 1" "$(ms one)" \
+		"getpcaps 1" "$(ms getpcaps)" "true" "$(ms true)"
+	echo "  rtla capdump 1 / getpcaps 1: $(ratio "$(ms one)" "$(ms getpcaps)")"
 }
 
 part_sampler() {

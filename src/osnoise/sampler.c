@@ -275,7 +275,9 @@ static int sampler_setup(struct noise_run *run)
 {
 	struct noise_params *p = run->params;
 	struct sampler_cfg cfg = { .irq_disabled = p->irq_disabled, .stop_us = p->stop_us,
-			       .stop_total_us = p->stop_total_us };
+			       .stop_total_us = p->stop_total_us,
+			       .keep_trace = p->threshold_actions.has_trace ||
+					     p->end_actions.has_trace };
 	struct sampler *s;
 	char rt[8];
 	int ret;

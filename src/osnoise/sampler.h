@@ -51,7 +51,7 @@
 #define SAMPLER_SLICE_GAPS	(SAMPLER_GAP_RING / 16)
 #define SAMPLER_SLICE_MIN_MS	10
 #define SAMPLER_SLICE_MAX_MS	1000
-#define SAMPLER_TRACE_KEEP	16384		/* gaps kept for save_trace */
+#define SAMPLER_TRACE_KEEP	16384		/* gaps kept for save_trace: 3 MiB */
 #define SAMPLER_TRACE_REC_EV	4		/* explaining events kept per gap */
 #define SAMPLER_EVQ_MAX	(1u << 20)	/* events queued per CPU before dropping */
 
@@ -231,6 +231,7 @@ struct sampler_cfg {
 	bool irq_disabled;	/* hwnoise: only gaps no OS event explains are noise */
 	bool attribution;	/* events are recorded at all */
 	bool rt_kernel;		/* PREEMPT_RT: softirqs run in threads, count none */
+	bool keep_trace;	/* a trace action may ask for save_trace: keep the gaps */
 	uint64_t stop_ticks;	/* -s: a gap longer than this stops; 0: off */
 	long long stop_us;
 	long long stop_total_us;	/* -S */
@@ -249,7 +250,7 @@ struct sampler_attr {
 	const struct sampler_clock *clock;
 	struct sampler_attr_cpu *cpu;	/* indexed by CPU number */
 	int nr_cpus;
-	struct sampler_trace_rec *keep;		/* ring of SAMPLER_TRACE_KEEP */
+	struct sampler_trace_rec *keep;		/* ring of SAMPLER_TRACE_KEEP; NULL: none asked */
 	uint64_t nkeep;
 	struct sampler_stop stop;
 	const char **type_names;	/* struct sampler_event.type -> "local_timer_entry" */

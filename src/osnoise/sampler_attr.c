@@ -43,8 +43,9 @@ int sampler_attr_init(struct sampler_attr *a, int nr_cpus, const cpu_set_t *cpus
 	a->clock = ck;
 	a->nr_cpus = nr_cpus;
 	a->cpu = calloc(nr_cpus, sizeof(*a->cpu));
-	a->keep = calloc(SAMPLER_TRACE_KEEP, sizeof(*a->keep));
-	if (!a->cpu || !a->keep) {
+	if (cfg->keep_trace)
+		a->keep = calloc(SAMPLER_TRACE_KEEP, sizeof(*a->keep));
+	if (!a->cpu || (cfg->keep_trace && !a->keep)) {
 		sampler_attr_free(a);
 		return -ENOMEM;
 	}
@@ -173,9 +174,12 @@ static int cover_class(const struct cover *cv)
 static void keep_gap(struct sampler_attr *a, const struct sampler_attr_cpu *c,
 		     const struct sampler_gap *g, int class, size_t first, size_t end)
 {
-	struct sampler_trace_rec *t = &a->keep[a->nkeep++ % SAMPLER_TRACE_KEEP];
+	struct sampler_trace_rec *t;
 	unsigned n = 0;
 
+	if (!a->keep)
+		return;
+	t = &a->keep[a->nkeep++ % SAMPLER_TRACE_KEEP];
 	t->start = g->start;
 	t->len = g->len;
 	t->cpu = c->cpu;
@@ -410,7 +414,7 @@ static int by_start(const void *x, const void *y)
  */
 int sampler_attr_save(const struct sampler_attr *a, FILE *f)
 {
-	uint64_t n = a->nkeep < SAMPLER_TRACE_KEEP ? a->nkeep : SAMPLER_TRACE_KEEP;
+	uint64_t n = !a->keep ? 0 : a->nkeep < SAMPLER_TRACE_KEEP ? a->nkeep : SAMPLER_TRACE_KEEP;
 	const struct sampler_trace_rec **order = calloc(n ? n : 1, sizeof(*order));
 
 	if (!order)

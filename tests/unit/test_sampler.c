@@ -36,7 +36,7 @@ static void init_attr(struct sampler_attr *a, bool irq_disabled, long long stop_
 		      long long stop_total_us)
 {
 	struct sampler_cfg cfg = { .irq_disabled = irq_disabled, .attribution = true, .stop_us = stop_us,
-			       .stop_total_us = stop_total_us };
+			       .stop_total_us = stop_total_us, .keep_trace = true };
 	cpu_set_t cpus;
 
 	CPU_ZERO(&cpus);
