@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hist - the histogram map of `rtla osnoise hist` and `rtla hwnoise hist`
- * (hist.c); the rows' sink and printers are declared in osnoise.h.
+ * (hist.c), and of timerlat hist's exact percentiles (timerlat/top.c); the
+ * rows' sink and printers are declared in osnoise.h.
  *
  * The sink keeps, per CPU, how many samples of each whole-us duration it
  * saw (an open-addressing map: noise durations cluster, so a long run holds

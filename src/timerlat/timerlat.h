@@ -45,14 +45,16 @@ struct timerlat_cpu {
 	struct timerlat_stats ctx[TL_CONTEXTS];
 	/* hist: entries + 1 buckets in the display unit, the last one "over" */
 	uint64_t *bucket[TL_CONTEXTS];
-	/* hist: every latency counted by whole us, for the exact percentiles */
-	uint32_t *per_us[TL_CONTEXTS];
-	uint32_t per_us_len[TL_CONTEXTS];
 };
 
 /* The sink of both tools (run->latency). */
 struct timerlat_data {
 	struct timerlat_cpu *cpu;	/* params->nr_cpus entries */
+	/*
+	 * hist: every latency counted by whole us, for the exact percentiles:
+	 * osnoise hist's map, 16 bytes a distinct value (latencies cluster)
+	 */
+	struct noise_hist *per_us[TL_CONTEXTS];
 	bool hist;
 	uint64_t divisor;		/* 1000 (us), or 1 with -n */
 	bool sampled;			/* the sampler backend's: not the tracer's quantities */
@@ -78,8 +80,8 @@ bool timerlat_cpu_shown(const struct noise_run *run, int cpu);
 /* The shown CPUs' latencies together, per context: the ALL rows of top and hist. */
 void timerlat_sum_cpus(const struct noise_run *run, struct timerlat_stats all[TL_CONTEXTS]);
 /* The latency by whole us at rank PER_10000 / 10000 (nearest rank) of CPU's CONTEXT. */
-uint64_t timerlat_percentile_us(const struct timerlat_cpu *c, enum timerlat_context context,
-				unsigned per_10000);
+uint64_t timerlat_percentile_us(const struct timerlat_data *d, int cpu,
+				enum timerlat_context context, unsigned per_10000);
 /* hist.c */
 void timerlat_hist_print(FILE *f, const struct noise_run *run, time_t now);
 void timerlat_hist_json(struct json *j, const struct noise_run *run);

@@ -48,6 +48,9 @@ int timerlat_sink_new(struct noise_run *run)
 	d->cpu = calloc(p->nr_cpus, sizeof(*d->cpu));
 	if (!d->cpu)
 		return -ENOMEM;
+	for (int c = 0; d->hist && c < TL_CONTEXTS; c++)
+		if (!(d->per_us[c] = noise_hist_new(p->nr_cpus)))
+			return -ENOMEM;
 	for (int cpu = 0; d->hist && cpu < p->nr_cpus; cpu++) {
 		if (!CPU_ISSET(cpu, &p->cpus))
 			continue;
@@ -67,39 +70,14 @@ void timerlat_sink_free(struct noise_run *run)
 	if (!d)
 		return;
 	for (int cpu = 0; d->cpu && cpu < run->params->nr_cpus; cpu++) {
-		for (int c = 0; c < TL_CONTEXTS; c++) {
+		for (int c = 0; c < TL_CONTEXTS; c++)
 			free(d->cpu[cpu].bucket[c]);
-			free(d->cpu[cpu].per_us[c]);
-		}
 	}
+	for (int c = 0; c < TL_CONTEXTS; c++)
+		noise_hist_free(d->per_us[c]);
 	free(d->cpu);
 	free(d);
 	run->latency = NULL;
-}
-
-/* Count US in the CPU's per-us table, grown as latencies need it. */
-static void count_us(struct timerlat_cpu *c, enum timerlat_context context, uint64_t us)
-{
-	uint32_t len = c->per_us_len[context];
-
-	if (us >= PER_US_MAX)
-		us = PER_US_MAX - 1;
-	if (us >= len) {
-		uint32_t n = len ? len : 256;
-		uint32_t *grown;
-
-		while (n <= us)
-			n *= 2;
-		if (n > PER_US_MAX)
-			n = PER_US_MAX;
-		grown = realloc(c->per_us[context], n * sizeof(*grown));
-		if (!grown)
-			return;		/* the percentiles then miss it; the other figures do not */
-		memset(grown + len, 0, (n - len) * sizeof(*grown));
-		c->per_us[context] = grown;
-		c->per_us_len[context] = n;
-	}
-	c->per_us[context][us]++;
 }
 
 void timerlat_add_latency(struct noise_run *run, int cpu, enum timerlat_context context,
@@ -116,7 +94,9 @@ void timerlat_add_latency(struct noise_run *run, int cpu, enum timerlat_context 
 		/* upstream's hist works in the display unit from the start */
 		v = ns / d->divisor;
 		noise_buckets_count(run->params, c->bucket[context], v);
-		count_us(c, context, ns / 1000);
+		/* the percentiles miss a latency the map found no memory for; nothing else does */
+		noise_hist_add(d->per_us[context], cpu,
+			       ns < PER_US_MAX * 1000ull ? ns : (PER_US_MAX - 1) * 1000ull);
 	}
 	if (!s->count) {
 		s->min = v;
@@ -132,25 +112,20 @@ void timerlat_add_latency(struct noise_run *run, int cpu, enum timerlat_context 
 	s->sum += v;
 }
 
-uint64_t timerlat_percentile_us(const struct timerlat_cpu *c, enum timerlat_context context,
-				unsigned per_10000)
+uint64_t timerlat_percentile_us(const struct timerlat_data *d, int cpu,
+				enum timerlat_context context, unsigned per_10000)
 {
-	uint64_t total = 0, rank, seen = 0;
+	const struct noise_hist *h = d->per_us[context];
+	struct hist_slot *sorted;
+	uint64_t p;
+	size_t n;
 
-	for (uint32_t us = 0; us < c->per_us_len[context]; us++)
-		total += c->per_us[context][us];
-	if (!total)
+	if (!h || cpu < 0 || cpu >= h->nr_cpus)
 		return 0;
-	/* nearest rank: the smallest value with at least per_10000/10000 of them at or below it */
-	rank = (total * per_10000 + 9999) / 10000;
-	if (!rank)
-		rank = 1;
-	for (uint32_t us = 0; us < c->per_us_len[context]; us++) {
-		seen += c->per_us[context][us];
-		if (seen >= rank)
-			return us;
-	}
-	return c->per_us_len[context] - 1;
+	sorted = noise_hist_sorted(h, cpu, &n);
+	p = noise_hist_percentile(sorted, n, h->cpu[cpu].count, per_10000);
+	free(sorted);
+	return p;
 }
 
 static const char no_value[] = "        -";
@@ -312,9 +287,12 @@ void timerlat_top_print_final(FILE *f, const struct noise_run *run, time_t now)
 }
 
 /* One context's exact figures in ns: null where it measured nothing. */
-static void json_context(struct json *j, const struct timerlat_cpu *c, enum timerlat_context x,
-			 bool hist, uint64_t div)
+static void json_context(struct json *j, const struct timerlat_data *d, int cpu,
+			 enum timerlat_context x)
 {
+	const struct timerlat_cpu *c = &d->cpu[cpu];
+	bool hist = d->hist;
+	uint64_t div = d->divisor;
 	static const char *const pct_keys[] = { "p50_us", "p90_us", "p99_us", "p999_us",
 						"p9999_us" };
 	const struct timerlat_stats *s = &c->ctx[x];
@@ -345,7 +323,7 @@ static void json_context(struct json *j, const struct timerlat_cpu *c, enum time
 	}
 	for (size_t i = 0; hist && i < ARRAY_SIZE(percentiles); i++) {
 		if (s->count)
-			json_u64(j, pct_keys[i], timerlat_percentile_us(c, x, percentiles[i]));
+			json_u64(j, pct_keys[i], timerlat_percentile_us(d, cpu, x, percentiles[i]));
 		else
 			json_null(j, pct_keys[i]);
 	}
@@ -369,7 +347,7 @@ void timerlat_top_json(struct json *j, const struct noise_run *run)
 		json_i64(j, "cpu", cpu);
 		for (int x = 0; x < TL_CONTEXTS; x++)
 			if (x != TL_USER || timerlat_user_data(p))
-				json_context(j, &d->cpu[cpu], x, d->hist, d->divisor);
+				json_context(j, d, cpu, x);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -400,7 +378,7 @@ void timerlat_gate_figures(const struct noise_run *run, int cpu, struct gate_fig
 		f->v[GATE_TL_AVG + x] = (double)s->sum / s->count * to_us;
 		for (int i = 0; d->hist && i < (int)ARRAY_SIZE(percentiles); i++) {
 			f->have[GATE_TL_P50 + 3 * i + x] = true;
-			f->v[GATE_TL_P50 + 3 * i + x] = timerlat_percentile_us(c, x, percentiles[i]);
+			f->v[GATE_TL_P50 + 3 * i + x] = timerlat_percentile_us(d, cpu, x, percentiles[i]);
 		}
 	}
 }

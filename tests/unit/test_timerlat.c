@@ -230,10 +230,10 @@ static void test_percentiles_and_gate(void)
 	for (int i = 1; i <= 1000; i++)
 		add(&fx, 0, TL_THREAD, i * 1000ULL + 500);	/* 1..1000 us */
 	add(&fx, 0, TL_IRQ, 20 * 1000 * 1000 * 1000ULL);	/* 20 s: counted as the last us */
-	is_int(timerlat_percentile_us(&fx.run.latency->cpu[0], TL_THREAD, 5000), 500, "p50");
-	is_int(timerlat_percentile_us(&fx.run.latency->cpu[0], TL_THREAD, 9900), 990, "p99");
-	is_int(timerlat_percentile_us(&fx.run.latency->cpu[0], TL_THREAD, 9999), 1000, "p99.99");
-	is_int(timerlat_percentile_us(&fx.run.latency->cpu[1], TL_THREAD, 9900), 0,
+	is_int(timerlat_percentile_us(fx.run.latency, 0, TL_THREAD, 5000), 500, "p50");
+	is_int(timerlat_percentile_us(fx.run.latency, 0, TL_THREAD, 9900), 990, "p99");
+	is_int(timerlat_percentile_us(fx.run.latency, 0, TL_THREAD, 9999), 1000, "p99.99");
+	is_int(timerlat_percentile_us(fx.run.latency, 1, TL_THREAD, 9900), 0,
 	       "no latency: 0");
 	timerlat_gate_figures(&fx.run, 0, &f);
 	ok(f.measured, "measured");
