@@ -45,7 +45,8 @@ cleanup() {
 	wait 2>/dev/null || true
 	rm -rf "$tmp"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 die() { echo "scale bench: $*" >&2; exit 1; }
 [ -x "$rtla" ] || die "no rtla binary at $rtla (set RTLA)"
@@ -97,8 +98,8 @@ SCAN
 			done
 		done
 		# every sleeper has exec'd before the clock starts
-		for p in "${sleepers[@]}"; do
-			until [ "$(cat "/proc/$p/comm" 2>/dev/null)" = sleep ]; do sleep 0.01; done
+		until [ "$(cat /proc/[0-9]*/comm 2>/dev/null | grep -cx sleep)" -ge ${#sleepers[@]} ]; do
+			sleep 0.1
 		done
 		rounds capdump="$rtla capdump -a" pscap="pscap -a" \
 			mdwe="$rtla mdwe" scan="sh $tmp/scan.sh"

@@ -160,8 +160,15 @@ static void merge_threads(struct mdwe_flags_set *set)
 	set->nr = out;
 }
 
-/* Read the iterator of the program PROG_FD to its end into a growing buffer: its length, or -errno. */
-static ssize_t read_iter(int prog_fd, char **buf, size_t *cap)
+/*
+ * Read the iterator of the program PROG_FD to its end into a growing
+ * buffer: its length, or -errno. The kernel ends a read() that visited a
+ * million objects without output with EAGAIN, and the next one goes on
+ * from there: AGAIN_GOES_ON says the program itself never asks for it (the
+ * VMA iterator, which writes only W+X mappings, visits a million VMAs
+ * among 30,000 processes).
+ */
+static ssize_t read_iter(int prog_fd, char **buf, size_t *cap, bool again_goes_on)
 {
 	union bpf_attr attr;
 	size_t have = 0;
@@ -191,7 +198,7 @@ static ssize_t read_iter(int prog_fd, char **buf, size_t *cap)
 			*cap = ncap;
 		}
 		n = read(fd, *buf + have, *cap - have);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && (errno == EINTR || (errno == EAGAIN && again_goes_on)))
 			continue;
 		if (n < 0) {
 			ret = -errno;
@@ -278,7 +285,7 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 	}
 	set->load_ms = now_ms() - t0;
 	t0 = now_ms();
-	n = read_iter(skel->progs.mdwe_tasks.prog_fd, &buf, &cap);
+	n = read_iter(skel->progs.mdwe_tasks.prog_fd, &buf, &cap, false);
 	if (n < 0) {
 		err = n;
 		snprintf(why, len, "the BPF task iterator failed: %s%s", strerror(-err),
@@ -292,7 +299,7 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 	}
 	merge_threads(set);
 	set->wx_known = true;
-	n = read_iter(skel->progs.mdwe_wx_vmas.prog_fd, &buf, &cap);
+	n = read_iter(skel->progs.mdwe_wx_vmas.prog_fd, &buf, &cap, true);
 	if (n < 0 || add_wx(set, buf, n)) {
 		snprintf(set->wx_why, sizeof(set->wx_why), "the VMA iterator failed: %s",
 			 strerror(n < 0 ? -n : EINVAL));
