@@ -404,9 +404,10 @@ static void collect_cpu(struct noise_run *run, struct sampler *s, struct sampler
 
 /*
  * The next slice: long enough for the busiest CPU since the last drain to
- * fill a sixteenth of its gap ring or of its period ring, no longer: noise
- * comes in bursts (a sixth of a second's gaps within a few ms), and the
- * half of the ring left when a slice ends must hold one.
+ * fill a sixteenth of its gap ring or of its period ring, no longer. Noise
+ * comes in bursts, and the half of the ring left when a slice ends must
+ * hold one: slices of a quarter ring lost gaps on a CPU whose 2,700 gaps a
+ * second came in bursts, slices of a sixteenth lose none there.
  */
 static void next_slice(struct sampler *s, const uint64_t *phead, const uint64_t *ghead)
 {
