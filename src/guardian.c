@@ -750,7 +750,7 @@ static void __attribute__((noreturn)) guardian_main(int sock, int pidfd, pid_t b
 				"above, then remove it (rm %s)", bad, bad);
 		}
 	}
-	release_lock(&s);
+	release_lock(&s);	/* the settings are back: the lock can go */
 	debug_msg("guardian: pid %d ended without restoring: restored in %.1f ms (%.1f ms "
 		  "waiting for its end), %d failure%s", borrower, ms_since(&t0), settle_ms,
 		  failed, failed == 1 ? "" : "s");
