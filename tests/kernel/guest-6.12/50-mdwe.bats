@@ -6,9 +6,10 @@ setup() {
 	pids=()
 }
 
-# children PID: the PIDs whose parent is PID (busybox has no pgrep)
+# children PID: the PIDs whose parent is PID (busybox has no pgrep); a
+# process that exits between the glob and awk's read is no error
 children() {
-	awk -v p="$1" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null
+	awk -v p="$1" '$4 == p { print $1 }' /proc/[0-9]*/stat 2>/dev/null || true
 }
 
 teardown() {
