@@ -12,7 +12,6 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include <stdio_ext.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -203,10 +202,6 @@ bool out_column_shown(const struct out_table *t, int col)
 	return col >= 0 && (size_t)col < t->ncols && t->shown[col];
 }
 
-/*
- * A row is the libsmartcols line itself; the line's user data points back at
- * the table, which knows where each described column went.
- */
 void out_table_stream(struct out_table *t)
 {
 	t->stream = !t->opts.json && !t->rec.file;
@@ -218,27 +213,18 @@ void out_table_stream(struct out_table *t)
  * checks), so the columns stay aligned unless a later cell is wider than
  * every earlier one.
  */
-/*
- * libsmartcols writes a table a character at a time: stdio's lock taken
- * for each was a third of capdump -a's user time. No other thread writes
- * to stdout while a table prints.
- */
-static void print_table(struct out_table *t)
-{
-	int was = __fsetlocking(stdout, FSETLOCKING_BYCALLER);
-
-	scols_print_table(t->tb);
-	__fsetlocking(stdout, was);
-}
-
 static void print_batch(struct out_table *t)
 {
-	print_table(t);
+	scols_print_table(t->tb);
 	t->printed += scols_table_get_nlines(t->tb);
 	scols_table_remove_lines(t->tb);
 	scols_table_enable_noheadings(t->tb, 1);
 }
 
+/*
+ * A row is the libsmartcols line itself; the line's user data points back at
+ * the table, which knows where each described column went.
+ */
 struct out_row *out_row_add(struct out_table *t)
 {
 	struct libscols_line *ln;
@@ -498,7 +484,7 @@ int out_table_print(struct out_table *t)
 	if (t->opts.json)
 		;
 	else if (scols_table_get_nlines(t->tb))
-		print_table(t);
+		scols_print_table(t->tb);
 	else if (!t->opts.noheadings && !t->printed)
 		print_header_only(t);
 	ret = out_record_write(&t->rec, t->opts.schema_version ? t->opts.schema_version : 1,
