@@ -15,6 +15,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -122,6 +123,10 @@ static int init_ctl(struct sampler *s, const struct noise_params *p)
 	ctl->runtime = sampler_ns_to_ticks(&s->clock, ctl->runtime_ns);
 	ctl->chunk = sampler_ns_to_ticks(&s->clock, CHUNK_NS);
 	ctl->prio = p->prio_given ? &p->prio : NULL;
+	ctl->kick_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (ctl->kick_fd < 0)
+		debug_msg("sampler: no eventfd (%s): a burst waits for the slice's end",
+			  strerror(errno));
 	if (ctl->prio && (p->prio.kind == SCHED_KIND_FIFO || p->prio.kind == SCHED_KIND_RR) &&
 	    p->runtime_us >= p->period_us)
 		warn_msg("-P %s:%d with runtime == period: the spinners never sleep and starve "
@@ -513,25 +518,37 @@ static bool rings_half_full(const struct sampler *s)
 /*
  * Sleep in slices and drain early when a ring is half full: the rings then
  * need to hold what a slice produces, not what a second of heavy noise does
- * (see SAMPLER_GAP_RING), and on a quiet machine the slice is the tick.
+ * (see SAMPLER_GAP_RING), and on a quiet machine the slice is the tick. A
+ * spinner whose ring is half full within a slice wakes us (kick_fd).
  */
 static int sampler_wait(struct noise_run *run, int wake_fd, int timeout_ms)
 {
 	struct sampler *s = run->priv;
-	struct pollfd wake = { .fd = wake_fd, .events = POLLIN };
+	struct pollfd fds[2] = {
+		{ .fd = wake_fd, .events = POLLIN },
+		{ .fd = s ? s->ctl.kick_fd : -1, .events = POLLIN },
+	};
+	uint64_t kicks;
 
 	while (timeout_ms > 0) {
 		/* before the first drain, the shortest slice */
 		int slice = !s ? timeout_ms : s->slice_ms ? s->slice_ms : SAMPLER_SLICE_MIN_MS;
+		bool kicked;
 
 		if (slice > timeout_ms)
 			slice = timeout_ms;
-		if (poll(&wake, 1, slice))
+		fds[1].revents = 0;
+		if (poll(fds, 2, slice) && !(fds[1].revents & POLLIN))
 			return 0;	/* woken (or a signal): the driver looks why */
-		timeout_ms -= slice;
-		if (!s || atomic_load(&s->halted) || !rings_half_full(s))
+		kicked = fds[1].revents & POLLIN;
+		if (kicked && read(fds[1].fd, &kicks, sizeof(kicks)) < 0)
+			debug_msg("sampler: reading the spinners' wake-up: %s", strerror(errno));
+		if (!kicked)
+			timeout_ms -= slice;
+		if (!s || atomic_load(&s->halted) || (!kicked && !rings_half_full(s)))
 			continue;
-		debug_msg("sampler: a ring is half full: drained before the tick (slice %d ms)", slice);
+		debug_msg("sampler: a ring is half full: drained before the tick (%s)",
+			  kicked ? "its spinner woke us" : "seen after the slice");
 		sampler_collect(run);
 		return s->stop_seen ? 2 : 1;
 	}
@@ -658,6 +675,8 @@ static void sampler_teardown(struct noise_run *run)
 	if (s->ctl_ready) {
 		pthread_cond_destroy(&s->ctl.cond);
 		pthread_mutex_destroy(&s->ctl.lock);
+		if (s->ctl.kick_fd >= 0)
+			close(s->ctl.kick_fd);
 	}
 	run->priv = NULL;
 	free(s);

@@ -44,7 +44,9 @@
  * CPU made SAMPLER_SLICE_GAPS gaps (1 s on a quiet machine, down to 10 ms),
  * and drains a ring found half full at once: a ring holds what a slice and a
  * burst produce, not what a second of heavy noise does (1,024 gaps in 10 ms
- * is one per 10 us). A gap the full ring cannot hold is still counted,
+ * is one per 10 us). A burst far above the last drain's rate would fill
+ * the ring within a slice: a spinner whose ring is half full wakes the
+ * collector (ctl.kick_fd). A gap the full ring cannot hold is still counted,
  * summed and maxed; only its attribution is lost, and a gate fails on it.
  */
 #define SAMPLER_GAP_RING	(1u << 11)
@@ -125,6 +127,7 @@ struct sampler_ctl {
 	uint64_t chunk;			/* how often the loop looks at cmd, ticks */
 	const struct sampler_clock *clock;
 	const struct sched_prio *prio;	/* -P, or NULL */
+	int kick_fd;			/* eventfd a spinner wakes the collector with; -1: none */
 };
 
 struct sampler_spinner {

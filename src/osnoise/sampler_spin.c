@@ -5,8 +5,9 @@
  * The spinner loop is the measuring instrument: anything it does per
  * iteration is resolution lost, so it reads the clock, compares, and only
  * on a gap (or every chunk of ~1 ms) leaves the loop's registers. It never
- * allocates, locks or enters the kernel while spinning; between periods it
- * sleeps on a condition variable so that halt, pause and exit reach it.
+ * allocates or locks while spinning, and enters the kernel only to wake the
+ * collector when its gap ring is half full (kick_collector); between periods
+ * it sleeps on a condition variable so that halt, pause and exit reach it.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -157,7 +158,25 @@ uint64_t sampler_ticks_to_raw_ns(const struct sampler_clock *ck, uint64_t t)
 /* ---- the loop ------------------------------------------------------------ */
 
 /* Off the hot path: account a gap and put it in the ring if there is room. */
-static void __attribute__((noinline, cold))
+/*
+ * A burst far above the rate the collector's slice was sized by fills the
+ * ring before the slice ends: wake it when the ring is half full. Once a
+ * half ring, so at most one system call per 1,024 gaps, made only under
+ * heavy noise.
+ */
+static void __attribute__((noinline, cold)) kick_collector(const struct sampler_ctl *ctl)
+{
+	uint64_t one = 1;
+
+	if (ctl->kick_fd >= 0 && write(ctl->kick_fd, &one, sizeof(one)) < 0)
+		return;	/* EAGAIN: the counter is full, the collector is awake */
+}
+
+/*
+ * Keep one gap. True when the collector was woken: the system call's own
+ * time is rtla's, and the caller reads the clock again rather than count it.
+ */
+static bool __attribute__((noinline, cold))
 record_gap(struct sampler_spinner *sp, uint64_t prev, uint64_t now)
 {
 	struct sampler_period_rec *cur = &sp->cur;
@@ -165,7 +184,7 @@ record_gap(struct sampler_spinner *sp, uint64_t prev, uint64_t now)
 
 	if ((int64_t)d < 0) {
 		atomic_fetch_add_explicit(&sp->backwards, 1, memory_order_relaxed);
-		return;
+		return false;
 	}
 	cur->sum += d;
 	cur->gaps++;
@@ -180,11 +199,18 @@ record_gap(struct sampler_spinner *sp, uint64_t prev, uint64_t now)
 			cur->lost_sum += d;
 			if (d > cur->lost_max)
 				cur->lost_max = d;
-			return;
+			return false;
 		}
 	}
 	sp->gap[head & (SAMPLER_GAP_RING - 1)] = (struct sampler_gap){ .start = prev, .len = d };
 	atomic_store_explicit(&sp->gap_head, head + 1, memory_order_release);
+	if (head + 1 - sp->tail_seen != SAMPLER_GAP_RING / 2)
+		return false;
+	sp->tail_seen = atomic_load_explicit(&sp->gap_tail, memory_order_acquire);
+	if (head + 1 - sp->tail_seen < SAMPLER_GAP_RING / 2)
+		return false;
+	kick_collector(sp->ctl);
+	return true;
 }
 
 /*
@@ -207,8 +233,8 @@ spin_period(struct sampler_spinner *sp, bool tsc, uint64_t from)
 	for (;;) {
 		now = tsc ? read_tsc() : raw_ns();
 		iters++;
-		if (unlikely(now - prev >= thr))
-			record_gap(sp, prev, now);
+		if (unlikely(now - prev >= thr) && record_gap(sp, prev, now))
+			now = tsc ? read_tsc() : raw_ns();
 		prev = now;
 		if (unlikely(now >= check)) {
 			if (now >= deadline)
@@ -364,7 +390,7 @@ int sampler_spin_for(const struct sampler_clock *ck, uint64_t ticks, uint64_t th
 {
 	struct sampler_ctl ctl = {
 		.cmd = SAMPLER_RUN, .thr = thr, .runtime = ticks,
-		.chunk = ticks, .clock = ck,
+		.chunk = ticks, .clock = ck, .kick_fd = -1,
 	};
 	struct sampler_spinner *sp;
 	bool done;

@@ -508,7 +508,10 @@ value_options() {
 		echo "rtla hwnoise -d 50s did not end within 45 s: its reader left at the first byte"
 		false
 	fi
-	[ ! -s "$tmp/err" ]
+	# quietly: nothing about the pipe; what a loaded machine did to the
+	# measurement (gaps that did not fit, "sampler: ...") may be said
+	[ "$rc" -eq 0 ]
+	! grep -v '^rtla hwnoise: warning: sampler: ' "$tmp/err" || false
 }
 
 @test "malformed invocations: one line naming what was wrong, exit 1" {

@@ -458,3 +458,28 @@ start_bursts() {
 		assert c["thread_count"] >= 7000, "the injections were not seen"
 	EOF2
 }
+
+# A quiet CPU (no gap of 100 us) sizes the collector's slice at a second;
+# a burst of 2,500 gaps right after a drain would then overflow the ring
+# before the slice ends. Its spinner wakes the collector at half full: no
+# gap is lost. A burst follows every second table, after a quiet second.
+@test "sampler: a burst after a quiet second: the spinner wakes the collector, no gap lost" {
+	if [ "$NCPU" -lt 2 ]; then skip "needs two CPUs"; fi
+	${CC:-cc} -O2 -Wall -o "$T/inject" "$BATS_TEST_DIRNAME/../../bench/sampler/inject.c"
+	"$RTLA" osnoise top --backend sampler -c "$LAST" -T 100 -d 7s --json-file "$T/r.json" |
+		while IFS= read -r line; do
+			case $line in *"Operating System Noise"*) n=$((${n:-0} + 1)) ;; *) continue ;; esac
+			# 2,500 injections of 110 us, one every 250 us: 0.63 s
+			if [ $((n % 2)) -eq 0 ]; then
+				"$T/inject" "$LAST" 2500 250 110 "$T/inject.log"
+			fi
+		done
+	python3 - "$T/r.json" "$LAST" <<-'EOF2'
+		import json, sys
+		d = json.load(open(sys.argv[1]))
+		c = [c for c in d["cpus"] if c["cpu"] == int(sys.argv[2])][0]
+		print(f"lost {d['lost_samples']}, thread noise {c['thread_count']}")
+		assert d["lost_samples"] == 0, "gaps lost"
+		assert c["thread_count"] >= 7000, "the three bursts were not seen"
+	EOF2
+}
