@@ -74,7 +74,7 @@ int sampler_attr_push(struct sampler_attr *a, int cpu, const struct sampler_even
 	if (cpu < 0 || cpu >= a->nr_cpus || !a->cpu[cpu].active)
 		return 0;
 	c = &a->cpu[cpu];
-	if (array_room(&c->ev, &c->cap, c->nev, sizeof(*c->ev), 512, SAMPLER_EVQ_MAX)) {
+	if (array_room(&c->ev, &c->cap, c->nev, sizeof(*c->ev), 256, SAMPLER_EVQ_MAX)) {
 		c->dropped++;
 		return -ENOMEM;
 	}

@@ -157,12 +157,11 @@ uint64_t sampler_ticks_to_raw_ns(const struct sampler_clock *ck, uint64_t t)
 
 /* ---- the loop ------------------------------------------------------------ */
 
-/* Off the hot path: account a gap and put it in the ring if there is room. */
 /*
  * A burst far above the rate the collector's slice was sized by fills the
  * ring before the slice ends: wake it when the ring is half full. Once a
- * half ring, so at most one system call per 1,024 gaps, made only under
- * heavy noise.
+ * half ring, so at most one system call per SAMPLER_GAP_RING / 2 gaps,
+ * made only under heavy noise.
  */
 static void __attribute__((noinline, cold)) kick_collector(const struct sampler_ctl *ctl)
 {
@@ -173,8 +172,9 @@ static void __attribute__((noinline, cold)) kick_collector(const struct sampler_
 }
 
 /*
- * Keep one gap. True when the collector was woken: the system call's own
- * time is rtla's, and the caller reads the clock again rather than count it.
+ * Off the hot path: account a gap and put it in the ring if there is room.
+ * True when the collector was woken: the system call's own time is rtla's,
+ * and the caller reads the clock again rather than count it.
  */
 static bool __attribute__((noinline, cold))
 record_gap(struct sampler_spinner *sp, uint64_t prev, uint64_t now)
