@@ -8,7 +8,9 @@
 #           of /proc/*/maps (bench/mdwe), at SIZES processes (2,000, 10,000
 #           and 30,000 by default; sleepers are started up to each size):
 #           median wall time of interleaved rounds and peak RSS. Goals:
-#           capdump <= 0.25x pscap, mdwe <= 0.25x the scan.
+#           capdump <= 0.25x pscap, mdwe <= 0.25x the scan. The floor column is
+#           cat of every /proc/PID/status against pscap: what reading them
+#           costs the kernel, which no /proc reader goes below.
 #  files    rtla capdump --files -R /usr -a: peak RSS and rows (goal <= 16 MiB),
 #           against getcap -r /usr.
 #  startup  what a script calling rtla in a loop pays: rtla --help and
@@ -22,6 +24,21 @@
 #           and osnoise hist over all CPUs, and ours on the sampler backend.
 #           Goals: CPU <= 0.25x the peer's at every size, RSS <= 8 MiB +
 #           64 KiB per CPU.
+#  duration a long run followed minute by minute: hwnoise on the sampler over
+#           CPU 1 of this machine for LONG seconds (3600 by default), and on
+#           the tracer over CPUs 1-7 of an 8-vCPU guest for VM_LONG seconds
+#           (600): the RSS and the CPU time of rtla's own thread (the
+#           sampler's spinners are the instrument, not counted) each minute,
+#           the record's size, lost samples and missed events. Goals: RSS at
+#           the end within 1 % of minute 1, CPU a minute flat, nothing lost.
+#           LONG=0 or VM_LONG=0 leaves that half out.
+#  cost     what rtla costs the CPU it measures: the noise measured on CPU 1
+#           in alternated COST_SECS-second runs (10) of COST_RUNS rounds (5),
+#           rtla's own thread on a housekeeping CPU (-H 0) or on the measured
+#           one (-H 1); on the sampler (this machine) with the attribution
+#           on and off (--unattributed), on the tracer (a 2-vCPU guest) ours
+#           and the peer's. Reported as the difference of the medians, in
+#           us a second and as a share of the measured noise.
 #
 #   bench/scale/run.sh [PART...]     (default: every part; RTLA: the binary)
 #   SIZES="2000 10000" RUNS=10 VCPUS="1 4" SECS=5 bench/scale/run.sh procs cpus
@@ -36,7 +53,11 @@ runs=${RUNS:-9}
 vcpus=${VCPUS:-1 4 16 64}
 secs=${SECS:-5}
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(procs files startup sampler cpus)
+long=${LONG:-3600}
+vm_long=${VM_LONG:-600}
+cost_runs=${COST_RUNS:-5}
+cost_secs=${COST_SECS:-10}
+[ ${#parts[@]} -gt 0 ] || parts=(procs files startup sampler cpus duration cost)
 sleepers=()
 tmp=$(mktemp -d)
 
@@ -86,10 +107,11 @@ part_procs() {
 grep -sH -E '^[0-9a-f]+-[0-9a-f]+ .wx' /proc/[0-9]*/maps |
 	awk -F: '{ n[$1]++ } END { for (f in n) print f, n[f] }'
 SCAN
-	echo "processes: rtla capdump -a vs pscap -a, rtla mdwe vs the /proc/*/maps scan"
+	echo "processes: rtla capdump -a vs pscap -a, rtla mdwe vs the /proc/*/maps scan;"
+	echo "floor: cat of every /proc/PID/status, the kernel's share of any tool that reads them"
 	echo "(median wall ms of $runs interleaved rounds; peak RSS in kB)"
-	printf '%8s | %9s %9s %6s %8s | %9s %9s %6s %8s\n' procs capdump pscap ratio "RSS kB" \
-		mdwe scan ratio "RSS kB"
+	printf '%8s | %9s %9s %6s %8s %6s | %9s %9s %6s %8s\n' procs capdump pscap ratio "RSS kB" \
+		floor mdwe scan ratio "RSS kB"
 	for n in $sizes; do
 		while [ "$(nprocs)" -lt "$n" ]; do
 			for _ in $(seq $(((n - $(nprocs)) < 500 ? n - $(nprocs) : 500))); do
@@ -102,9 +124,10 @@ SCAN
 			sleep 0.1
 		done
 		rounds capdump="$rtla capdump -a" pscap="pscap -a" \
-			mdwe="$rtla mdwe" scan="sh $tmp/scan.sh"
-		printf '%8d | %9s %9s %6s %8s | %9s %9s %6s %8s\n' "$(nprocs)" \
+			floor="cat /proc/[0-9]*/status" mdwe="$rtla mdwe" scan="sh $tmp/scan.sh"
+		printf '%8d | %9s %9s %6s %8s %6s | %9s %9s %6s %8s\n' "$(nprocs)" \
 			"$(ms capdump)" "$(ms pscap)" "$(ratio "$(ms capdump)" "$(ms pscap)")" "$(kb capdump)" \
+			"$(ratio "$(ms floor)" "$(ms pscap)")" \
 			"$(ms mdwe)" "$(ms scan)" "$(ratio "$(ms mdwe)" "$(ms scan)")" "$(kb mdwe)"
 	done
 	echo "goals: capdump <= 0.25x pscap, mdwe <= 0.25x the scan"
@@ -139,7 +162,7 @@ part_sampler() {
 	runs=3 rounds one="$rtla osnoise top --backend sampler -c 0 -d ${secs}s -q" \
 		all="$rtla osnoise top --backend sampler -c $all -d ${secs}s -q"
 	echo "sampler backend, osnoise top -d ${secs}s -q: peak RSS -c 0 $(kb one) kB," \
-		"-c $all ($(nproc) CPUs) $(kb all) kB: $(((($(kb all) - $(kb one))) / ($(nproc) > 1 ? $(nproc) - 1 : 1))) kB" \
+		"-c $all ($(nproc) CPUs) $(kb all) kB: $((($(kb all) - $(kb one)) / ($(nproc) > 1 ? $(nproc) - 1 : 1))) kB" \
 		"per further CPU (goal: 8192 kB + 64 kB per CPU)"
 }
 
@@ -197,9 +220,138 @@ part_cpus() {
 	echo "goals: ours <= 0.25x the peer's CPU at every size; RSS <= 8192 kB + 64 kB per vCPU"
 }
 
+# follow PID STEP: every STEP seconds until PID ends, "FOLLOW t rss_kB
+# cpu_s": its RSS and the CPU time of its main thread (the driver: what the
+# tool itself spends; a sampler's spinners are threads of their own)
+follow() {
+	local pid=$1 step=$2 t=0 hz rss cpu
+	hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
+	while sleep "$step" && t=$((t + step)) &&
+		rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null) &&
+		cpu=$(awk -v hz="$hz" '{ sub(/^.*\) /, ""); print ($12 + $13) / hz }' \
+			"/proc/$pid/task/$pid/stat" 2>/dev/null); do
+		[ -n "$rss" ] && echo "FOLLOW $t $rss $cpu"
+	done
+}
+
+# the FOLLOW lines of $1 and the record $2 as the minute table and verdicts
+follow_table() {
+	awk '$1 == "FOLLOW" {
+		n++; t[n] = $2; rss[n] = $3; cpu[n] = $4 - last; last = $4
+		if (n == 1 || cpu[n] < lo) lo = cpu[n]
+		if (n == 1 || cpu[n] > hi) hi = cpu[n]
+	}
+	END {
+		printf "  %6s %9s %11s\n", "minute", "RSS kB", "CPU s/min"
+		for (i = 1; i <= n; i++)
+			if (i <= 3 || i > n - 2 || i % 10 == 0)
+				printf "  %6d %9d %11.3f\n", t[i] / 60, rss[i], cpu[i]
+		if (n > 1)
+			printf "  RSS minute 1 -> end: %d -> %d kB (%+.2f %%, goal within 1 %%); " \
+				"CPU a minute %.3f..%.3f s\n", rss[1], rss[n], \
+				100 * (rss[n] - rss[1]) / rss[1], lo, hi
+	}' "$1"
+	printf '  record: %s bytes, lost_samples %s, missed_events %s\n' "$(wc -c <"$2")" \
+		"$(grep -o '"lost_samples": *[0-9]*' "$2" | grep -o '[0-9]*$')" \
+		"$(grep -o '"missed_events": *[0-9]*' "$2" | grep -o '[0-9]*$')"
+}
+
+part_duration() {
+	[ "$(id -u)" -eq 0 ] || die "duration needs root (the sampler's tracefs instance)"
+	[ "$(nproc)" -ge 2 ] || die "duration needs two CPUs (CPU 1 measured)"
+	[ "$long" -eq 0 ] || duration_sampler
+	[ "$vm_long" -eq 0 ] || duration_tracer
+}
+
+duration_sampler() {
+	local pid
+	echo "duration: rtla hwnoise --backend sampler -c 1 -d ${long}s, followed each minute"
+	"$rtla" hwnoise --backend sampler -c 1 -d "${long}s" -q --json-file "$tmp/long.json" \
+		>/dev/null 2>"$tmp/long.err" &
+	pid=$!
+	follow "$pid" 60 >"$tmp/long.follow"
+	wait "$pid" || die "the long sampler run failed: $(head -3 "$tmp/long.err")"
+	follow_table "$tmp/long.follow" "$tmp/long.json"
+	sed 's/^/  stderr: /' "$tmp/long.err"
+}
+
+duration_tracer() {
+	echo "duration: rtla hwnoise -c 1-7 -d ${vm_long}s on the tracer, an 8-vCPU guest"
+	RTLA_VM_SMP=8 RTLA_VM_TIMEOUT=$((vm_long + 600)) tests/kernel/vm-tier.sh --rtla "$rtla" \
+		--kernel 6.12 --cmd "$(declare -f follow)
+rtla hwnoise -c 1-7 -d ${vm_long}s -q --json-file /tmp/long.json >/dev/null 2>/tmp/long.err &
+follow \$! 60
+wait \$! || echo 'FAILED'; cat /tmp/long.err
+echo RECORD \$(cat /tmp/long.json)" >"$tmp/vm.out" 2>&1 || {
+		tail -5 "$tmp/vm.out" >&2
+		die "the 8-vCPU guest failed"
+	}
+	sed -n 's/.*\(RECORD \)//p' "$tmp/vm.out" >"$tmp/vm-long.json"
+	follow_table "$tmp/vm.out" "$tmp/vm-long.json"
+}
+
+# the noise of CPU 1 (us) and its runtime (us) in an osnoise text table on stdin
+noise_of_cpu1() { awk '$1 == "1" && $2 ~ /^#/ { print $4, $3; exit }'; }
+
+# the medians of the noise a second (us/s) of each configuration's runs
+cost_report() {
+	local base=$1 name; shift
+	for name in "$base" "$@"; do
+		awk '{ printf "%.3f\n", $1 / ($2 / 1e6) }' "$tmp/cost-$name" | median >"$tmp/med-$name"
+	done
+	printf '  %-34s %9s us/s\n' "$base" "$(cat "$tmp/med-$base")"
+	for name in "$@"; do
+		printf '  %-34s %9s us/s: %+.3f us/s (%+.1f %% of the measured noise)\n' "$name" \
+			"$(cat "$tmp/med-$name")" \
+			"$(awk -v a="$(cat "$tmp/med-$name")" -v b="$(cat "$tmp/med-$base")" 'BEGIN { print a - b }')" \
+			"$(awk -v a="$(cat "$tmp/med-$name")" -v b="$(cat "$tmp/med-$base")" 'BEGIN { print b ? 100 * (a - b) / b : 0 }')"
+	done
+}
+
+part_cost() {
+	local r spec name
+	[ "$(id -u)" -eq 0 ] || die "cost needs root (the sampler's tracefs instance)"
+	[ "$(nproc)" -ge 2 ] || die "cost needs two CPUs (CPU 1 measured, CPU 0 housekeeping)"
+	echo "cost: noise measured on CPU 1, medians of $cost_runs alternated ${cost_secs}-s runs"
+	echo " sampler backend (this machine):"
+	rm -f "$tmp"/cost-*
+	for r in $(seq "$cost_runs"); do
+		for spec in "rtla on CPU 0 (-H 0)=-H 0" "rtla on the measured CPU (-H 1)=-H 1" \
+			"attribution off (--unattributed)=-H 0 --unattributed"; do
+			# shellcheck disable=SC2086
+			"$rtla" osnoise top --backend sampler -c 1 ${spec#*=} -d "${cost_secs}s" -q \
+				2>/dev/null | noise_of_cpu1 >>"$tmp/cost-${spec%%=*}"
+		done
+	done
+	cost_report "rtla on CPU 0 (-H 0)" "rtla on the measured CPU (-H 1)" \
+		"attribution off (--unattributed)"
+
+	echo " tracer (a 2-vCPU guest of the 6.12 RT kernel):"
+	RTLA_VM_SMP=2 tests/kernel/vm-tier.sh --rtla "$rtla" --kernel 6.12 --cmd "
+rtla osnoise top -q -d 1s >/dev/null 2>&1; rtla-peer osnoise top -q -d 1s >/dev/null 2>&1
+for r in \$(seq $cost_runs); do
+	for tool in rtla rtla-peer; do
+		for h in 0 1; do
+			\$tool osnoise top -c 1 -H \$h -q -d ${cost_secs}s 2>/dev/null |
+				awk -v n=\"\$tool-\$h\" '\$1 == \"1\" && \$2 ~ /^#/ { print \"COST\", n, \$4, \$3; exit }'
+		done
+	done
+done" >"$tmp/vm.out" 2>&1 || {
+		tail -5 "$tmp/vm.out" >&2
+		die "the 2-vCPU guest failed"
+	}
+	for tool in rtla rtla-peer; do
+		for h in 0 1; do
+			awk -v n="$tool-$h" '$1 == "COST" && $2 == n { print $3, $4 }' "$tmp/vm.out" \
+				>"$tmp/cost-$tool on CPU $h"
+		done
+		cost_report "$tool on CPU 0" "$tool on CPU 1"
+	done
+}
+
 for p in "${parts[@]}"; do
 	case $p in
-	procs | files | startup | sampler | cpus) echo "== scale: $p"; "part_$p" ;;
-	*) die "unknown part '$p' (procs, files, startup, sampler, cpus)" ;;
+	procs | files | startup | sampler | cpus | duration | cost) echo "== scale: $p"; "part_$p" ;;
+	*) die "unknown part '$p' (procs, files, startup, sampler, cpus, duration, cost)" ;;
 	esac
 done

@@ -282,7 +282,8 @@ static int sampler_setup(struct noise_run *run)
 	struct sampler_cfg cfg = { .irq_disabled = p->irq_disabled, .stop_us = p->stop_us,
 			       .stop_total_us = p->stop_total_us,
 			       .keep_trace = p->threshold_actions.has_trace ||
-					     p->end_actions.has_trace };
+					     p->end_actions.has_trace,
+			       .back_to_back = p->runtime_us >= p->period_us };
 	struct sampler *s;
 	char rt[8];
 	int ret;
@@ -404,7 +405,7 @@ static void collect_cpu(struct noise_run *run, struct sampler *s, struct sampler
 		take_gap(run, s, c, &sp->gap[gt & (SAMPLER_GAP_RING - 1)]);
 	atomic_store_explicit(&sp->gap_tail, gt, memory_order_release);
 	atomic_store_explicit(&sp->period_tail, pt, memory_order_release);
-	sampler_attr_compact(c);
+	sampler_attr_compact(&s->attr, c);
 }
 
 /*

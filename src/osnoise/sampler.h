@@ -215,6 +215,7 @@ struct sampler_stats {
 struct sampler_acc {		/* the period the spinner is in */
 	uint64_t hw, hw_sum, hw_max;	/* unexplained gaps */
 	uint64_t nmi_sum, nmi_max;	/* gaps explained by NMIs alone */
+	uint64_t irq, softirq, nmi, thread;	/* events counted and let go (compact) */
 };
 
 struct sampler_attr_cpu {
@@ -225,6 +226,7 @@ struct sampler_attr_cpu {
 	size_t nev, cap;
 	size_t cursor;		/* first event a later gap may contain */
 	size_t pdone;		/* first event of the period in progress */
+	uint64_t last_end;	/* the last closed period's end, ticks; 0: none yet */
 	uint64_t dropped;	/* events the full queue refused */
 	struct sampler_acc acc;
 	struct sampler_stats st;
@@ -235,6 +237,7 @@ struct sampler_cfg {
 	bool attribution;	/* events are recorded at all */
 	bool rt_kernel;		/* PREEMPT_RT: softirqs run in threads, count none */
 	bool keep_trace;	/* a trace action may ask for save_trace: keep the gaps */
+	bool back_to_back;	/* runtime == period: a period starts where the last ended */
 	uint64_t stop_ticks;	/* -s: a gap longer than this stops; 0: off */
 	long long stop_us;
 	long long stop_total_us;	/* -S */
@@ -269,7 +272,7 @@ uint64_t sampler_attr_gap(struct sampler_attr *a, struct sampler_attr_cpu *c,
 			  const struct sampler_gap *g);
 bool sampler_attr_period(struct sampler_attr *a, struct sampler_attr_cpu *c,
 		     const struct sampler_period_rec *r, struct noise_period *out);
-void sampler_attr_compact(struct sampler_attr_cpu *c);
+void sampler_attr_compact(const struct sampler_attr *a, struct sampler_attr_cpu *c);
 void sampler_attr_reset(struct sampler_attr *a);
 int sampler_attr_save(const struct sampler_attr *a, FILE *f);
 void sampler_attr_summary(const struct sampler_attr *a, FILE *f, const char *prefix);

@@ -273,37 +273,40 @@ static uint64_t max3(uint64_t x, uint64_t y, uint64_t z)
  * sampler_attr_gap(). Fills OUT and returns true when the period counts
  * (false when a stop condition ended the measurement before it).
  */
+/* An event's share of its period's counts, as the kernel counts interference. */
+static void count_event(const struct sampler_attr *a, const struct sampler_attr_cpu *c,
+			const struct sampler_event *e, struct sampler_acc *acc)
+{
+	switch (e->kind) {
+	case SAMPLER_EV_IRQ:
+	case SAMPLER_EV_VEC:
+		acc->irq++;
+		break;
+	case SAMPLER_EV_SOFTIRQ:
+		acc->softirq += !a->cfg.rt_kernel;
+		break;
+	case SAMPLER_EV_NMI:
+		acc->nmi++;
+		break;
+	case SAMPLER_EV_SWITCH:
+		acc->thread += e->arg != c->spinner;
+		break;
+	}
+}
+
 bool sampler_attr_period(struct sampler_attr *a, struct sampler_attr_cpu *c,
 		     const struct sampler_period_rec *r, struct noise_period *out)
 {
 	const struct sampler_clock *ck = a->clock;
-	uint64_t irq = 0, softirq = 0, thread = 0, nmi = 0;
 	struct sampler_acc acc = c->acc;
 	size_t i;
 
 	memset(&c->acc, 0, sizeof(c->acc));
-	for (i = c->pdone; i < c->nev && c->ev[i].ts <= r->end; i++) {
-		const struct sampler_event *e = &c->ev[i];
-
-		if (e->ts < r->start)
-			continue;
-		switch (e->kind) {
-		case SAMPLER_EV_IRQ:
-		case SAMPLER_EV_VEC:
-			irq++;
-			break;
-		case SAMPLER_EV_SOFTIRQ:
-			softirq += !a->cfg.rt_kernel;
-			break;
-		case SAMPLER_EV_NMI:
-			nmi++;
-			break;
-		case SAMPLER_EV_SWITCH:
-			thread += e->arg != c->spinner;
-			break;
-		}
-	}
+	for (i = c->pdone; i < c->nev && c->ev[i].ts <= r->end; i++)
+		if (c->ev[i].ts >= r->start)
+			count_event(a, c, &c->ev[i], &acc);
 	c->pdone = i;
+	c->last_end = r->end;
 	c->st.lost += r->lost;
 	c->st.iters += r->iters;
 	c->st.spin += r->end - r->start;
@@ -315,13 +318,13 @@ bool sampler_attr_period(struct sampler_attr *a, struct sampler_attr_cpu *c,
 	out->cpu = c->cpu;
 	out->runtime = sampler_ticks_to_ns(ck, r->end - r->start) / 1000;
 	out->hw = acc.hw + r->lost;
-	out->nmi = nmi;
+	out->nmi = acc.nmi;
 	if (!a->cfg.irq_disabled) {
 		out->noise = sampler_ticks_to_ns(ck, r->sum) / 1000;
 		out->max_sample = sampler_ticks_to_ns(ck, r->max) / 1000;
-		out->irq = irq;
-		out->softirq = softirq;
-		out->thread = thread;
+		out->irq = acc.irq;
+		out->softirq = acc.softirq;
+		out->thread = acc.thread;
 	} else {
 		out->noise = sampler_ticks_to_ns(ck, acc.hw_sum + acc.nmi_sum + r->lost_sum) / 1000;
 		out->max_sample = sampler_ticks_to_ns(ck, max3(acc.hw_max, acc.nmi_max,
@@ -339,11 +342,23 @@ bool sampler_attr_period(struct sampler_attr *a, struct sampler_attr_cpu *c,
 	return true;
 }
 
-/* Forget the events of finished periods; keep those of the one in progress. */
-void sampler_attr_compact(struct sampler_attr_cpu *c)
+/*
+ * Forget the events of finished periods. Of the period in progress, keep
+ * the events a later gap may contain; when periods run back to back, those
+ * behind every gap seen so far are the period's for sure (it began where
+ * the last one ended; the first one's start is not known before its end):
+ * counted now and let go, so the queue holds a drain's
+ * events, not a period's (a second of them by default: 40 bytes an event,
+ * tens of kB on a busy CPU).
+ */
+void sampler_attr_compact(const struct sampler_attr *a, struct sampler_attr_cpu *c)
 {
 	size_t n = c->pdone;
 
+	if (a->cfg.back_to_back && c->last_end) {
+		for (; n < c->cursor; n++)
+			count_event(a, c, &c->ev[n], &c->acc);
+	}
 	if (!n)
 		return;
 	memmove(c->ev, c->ev + n, (c->nev - n) * sizeof(*c->ev));
@@ -359,6 +374,7 @@ void sampler_attr_reset(struct sampler_attr *a)
 		struct sampler_attr_cpu *c = &a->cpu[cpu];
 
 		c->nev = c->cursor = c->pdone = 0;
+		c->last_end = 0;
 		memset(&c->acc, 0, sizeof(c->acc));
 	}
 	memset(&a->stop, 0, sizeof(a->stop));

@@ -100,6 +100,48 @@ static void test_clock(void)
 	is_int(sampler_ticks_to_raw_ns(&ck, 998000), 4000, "clock: absolute ticks before the reference");
 }
 
+/*
+ * Periods back to back: the events behind the last gap are counted and let
+ * go at each drain, once a period has ended; the counts are those of the
+ * queue that kept them all.
+ */
+static void test_back_to_back(void)
+{
+	static const struct sampler_period_rec second = {
+		.start = 101000, .end = 201000, .sum = 2000, .max = 2000, .gaps = 1, .gap_end = 4,
+		.iters = 1000,
+	};
+	static const struct sampler_gap gap = { 169900, 2000 };
+	struct sampler_event late[] = {
+		ev(170000, SAMPLER_EV_IRQ, 11, 0, "virtio0"),
+		ev(171500, SAMPLER_EV_IRQ_EXIT, 11, 0, NULL),
+	};
+	struct sampler_event last = ev(190000, SAMPLER_EV_IRQ, 11, 0, "virtio0");
+	struct sampler_attr a;
+	struct noise_period p;
+
+	init_attr(&a, OSNOISE, 0, 0);
+	a.cfg.back_to_back = true;
+	feed(&a);
+	sampler_attr_compact(&a, &a.cpu[1]);
+	is_int(a.cpu[1].nev, 10, "back to back: before a period ended nothing is let go");
+	sampler_attr_period(&a, &a.cpu[1], &period, &p);
+	is_int(p.irq, 2, "back to back: the first period's IRQs (the early one not counted)");
+	sampler_attr_compact(&a, &a.cpu[1]);
+	is_int(a.cpu[1].nev, 1, "back to back: the IRQ after the period waits");
+
+	for (size_t i = 0; i < sizeof(late) / sizeof(late[0]); i++)
+		sampler_attr_push(&a, 1, &late[i]);
+	sampler_attr_gap(&a, &a.cpu[1], &gap);
+	sampler_attr_compact(&a, &a.cpu[1]);
+	is_int(a.cpu[1].nev, 0, "back to back: events behind the last gap are counted and let go");
+	sampler_attr_push(&a, 1, &last);
+	ok(sampler_attr_period(&a, &a.cpu[1], &second, &p), "back to back: the second period counts");
+	is_int(p.irq, 3, "back to back: its IRQs, let go or queued, all counted");
+	is_int(p.hw, 0, "back to back: the gap is explained by its IRQ");
+	sampler_attr_free(&a);
+}
+
 static void test_osnoise_period(void)
 {
 	struct sampler_attr a;
@@ -121,7 +163,7 @@ static void test_osnoise_period(void)
 	is_int(a.cpu[1].st.explained_time, 42000, "stats: 42 us of 47 explained");
 	is_int(a.cpu[1].st.covered_time, 3900 + 900 + 900 + 28000, "stats: time inside handlers and tasks");
 
-	sampler_attr_compact(&a.cpu[1]);
+	sampler_attr_compact(&a, &a.cpu[1]);
 	is_int(a.cpu[1].nev, 1, "compact: the IRQ after the period waits for the next one");
 	is_int(a.cpu[1].ev[0].ts, 150000, "compact: and it is that IRQ");
 	sampler_attr_free(&a);
@@ -288,6 +330,7 @@ int main(void)
 {
 	test_clock();
 	test_osnoise_period();
+	test_back_to_back();
 	test_hwnoise_period();
 	test_gap_samples();
 	test_stops();
