@@ -38,7 +38,8 @@
 #           one (-H 1); on the sampler (this machine) with the attribution
 #           on and off (--unattributed), on the tracer (a 2-vCPU guest) ours
 #           and the peer's. Reported as the difference of the medians, in
-#           us a second and as a share of the measured noise.
+#           us a second and as a share of the measured noise. COST_HOST=0 or
+#           COST_VM=0 leaves that half out.
 #
 #   bench/scale/run.sh [PART...]     (default: every part; RTLA: the binary)
 #   SIZES="2000 10000" RUNS=10 VCPUS="1 4" SECS=5 bench/scale/run.sh procs cpus
@@ -309,10 +310,15 @@ cost_report() {
 }
 
 part_cost() {
-	local r spec name
 	[ "$(id -u)" -eq 0 ] || die "cost needs root (the sampler's tracefs instance)"
 	[ "$(nproc)" -ge 2 ] || die "cost needs two CPUs (CPU 1 measured, CPU 0 housekeeping)"
 	echo "cost: noise measured on CPU 1, medians of $cost_runs alternated ${cost_secs}-s runs"
+	[ "${COST_HOST:-1}" -eq 0 ] || cost_sampler
+	[ "${COST_VM:-1}" -eq 0 ] || cost_tracer
+}
+
+cost_sampler() {
+	local r spec
 	echo " sampler backend (this machine):"
 	rm -f "$tmp"/cost-*
 	for r in $(seq "$cost_runs"); do
@@ -325,7 +331,10 @@ part_cost() {
 	done
 	cost_report "rtla on CPU 0 (-H 0)" "rtla on the measured CPU (-H 1)" \
 		"attribution off (--unattributed)"
+}
 
+cost_tracer() {
+	local tool h
 	echo " tracer (a 2-vCPU guest of the 6.12 RT kernel):"
 	RTLA_VM_SMP=2 tests/kernel/vm-tier.sh --rtla "$rtla" --kernel 6.12 --cmd "
 rtla osnoise top -q -d 1s >/dev/null 2>&1; rtla-peer osnoise top -q -d 1s >/dev/null 2>&1
