@@ -436,7 +436,7 @@ start_bursts() {
 	echo "$output" | python3 -c 'import json, sys; o = json.load(sys.stdin)["options"]; assert o["measured_cpus"] == o["allowed_cpus"] == o["cpus"], o'
 }
 
-# The gap ring holds 1,024 gaps; 3,000 a second would overflow it within a
+# The gap ring holds 2,048 gaps; 3,000 a second would overflow it within a
 # second between two drains of the tick. The collector drains it early (at
 # half full) instead: every injection is seen, none lost.
 @test "sampler: 3,000 gaps a second on a CPU: its ring is drained early, no gap lost" {
@@ -461,7 +461,7 @@ start_bursts() {
 
 # A quiet CPU (no gap of 100 us) sizes the collector's slice at a second;
 # a burst of 2,500 gaps right after a drain would then overflow the ring
-# (1,024 gaps)
+# (2,048 gaps)
 # before the slice ends. Its spinner wakes the collector at half full: no
 # gap is lost. A burst follows every second table, after a quiet second.
 @test "sampler: a burst after a quiet second: the spinner wakes the collector, no gap lost" {
