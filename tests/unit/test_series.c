@@ -4,9 +4,13 @@
  * point of its time, sums add and maxima keep the largest, a time past the
  * last point doubles the width and merges pairs in every row by those
  * rules, so a day of 1 s periods fits SERIES_POINTS with its totals and
- * its maximum kept; and the record's form of it.
+ * its maximum kept; its memory resident from the start, so a long run's
+ * RSS does not grow with it; and the record's form of it.
  */
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "series.h"
 #include "tap.h"
@@ -103,9 +107,32 @@ static void test_json(void)
 	series_free(&s);
 }
 
+/* 64 rows (256 KiB, beyond malloc's mmap threshold): every page resident once initialised */
+static void test_resident(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct series s;
+	uintptr_t from, to;
+	unsigned char *vec;
+	size_t pages, in = 0;
+
+	is_int(series_init(&s, fields, 2, 64, 1000000), 0, "series_init: 64 rows");
+	from = (uintptr_t)s.vals & ~(uintptr_t)(page - 1);
+	to = ((uintptr_t)(s.vals + (size_t)64 * SERIES_POINTS * 2) + page - 1) & ~(uintptr_t)(page - 1);
+	pages = (to - from) / page;
+	vec = calloc(pages, 1);
+	ok(vec && !mincore((void *)from, to - from, vec), "mincore of the series' pages");
+	for (size_t i = 0; vec && i < pages; i++)
+		in += vec[i] & 1;
+	is_int((long long)in, (long long)pages, "every page of the series is resident at its start");
+	free(vec);
+	series_free(&s);
+}
+
 int main(void)
 {
 	test_points();
+	test_resident();
 	test_merge();
 	test_json();
 	return tap_done();
