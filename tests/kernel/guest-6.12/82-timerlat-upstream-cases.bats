@@ -35,8 +35,20 @@ CHECK="bash /vm/lib/tl-check.sh"
 	grep -q '<stack trace>' timerlat_trace.txt
 }
 
+# Under TCG a stop can come without the IRQ's stack in the trace (seen once
+# in a hist run, whose stopping CPU was blocked by another CPU's timerlatu
+# thread): a run without it is tried once more, and the second must show it.
+# The analysis' stack printing itself is the unit tests' (timerlat-aa data).
 @test "-s 3 -T 10 -t: the analysis shows the blocking thread's stack trace" {
-	tl_top_hist 2 "Blocking thread stack trace" "" -s 3 -T 10 -t
+	local tool
+	for tool in top hist; do
+		rm -f a
+		expect 2 "" "" -- timerlat "$tool" -s 3 -T 10 -t
+		if ! grep -q "Blocking thread stack trace" out.txt; then
+			echo "# timerlat $tool: no stack trace in this run, once more"
+			expect 2 "Blocking thread stack trace" "" -- timerlat "$tool" -s 3 -T 10 -t
+		fi
+	done
 }
 
 @test "-i 2 -c 0 -n -d 10s: exit 2 and the figures in ns" {
