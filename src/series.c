@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "series.h"
+#include "util.h"
 
 int series_init(struct series *s, const struct series_field *fields, int nr_fields,
 		int nr_rows, uint64_t width_us)
@@ -19,18 +20,14 @@ int series_init(struct series *s, const struct series_field *fields, int nr_fiel
 	if (nr_fields < 1 || nr_fields > SERIES_FIELDS_MAX)
 		return -EINVAL;
 	bytes = (size_t)nr_rows * SERIES_POINTS * nr_fields * sizeof(*s->vals);
-	s->vals = malloc(bytes);
+	/*
+	 * Resident now: a long run's RSS is then flat from its first minute
+	 * instead of growing by the series until its points are all in use
+	 * (~110 kB over the first 4 minutes of hwnoise -c 1-7).
+	 */
+	s->vals = alloc_resident(bytes, sizeof(*s->vals));
 	if (!s->vals)
 		return -ENOMEM;
-	/*
-	 * Written now, not left to calloc's untouched pages: a long run's RSS
-	 * is then flat from its first minute instead of growing by the
-	 * series until its points are all in use (~110 kB over the first
-	 * 4 minutes of hwnoise -c 1-7). The empty asm keeps the compiler
-	 * from turning malloc and memset back into calloc.
-	 */
-	__asm__ volatile("" : : "r"(s->vals) : "memory");
-	memset(s->vals, 0, bytes);
 	s->fields = fields;
 	s->nr_fields = nr_fields;
 	s->nr_rows = nr_rows;

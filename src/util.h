@@ -59,6 +59,23 @@ static inline bool str_ends_with(const char *s, const char *suffix)
 }
 
 /*
+ * BYTES of zeroes, aligned to ALIGN (a power of two, a multiple of
+ * sizeof(void *)), every page written now rather than when first used: a
+ * fault later is noise in a measuring loop, or RSS that grows over a run.
+ * posix_memalign, not malloc: the compiler folds malloc and memset into
+ * calloc, whose fresh pages stay untouched. NULL on failure; free() it.
+ */
+static inline void *alloc_resident(size_t bytes, size_t align)
+{
+	void *p;
+
+	if (posix_memalign(&p, align, bytes))
+		return NULL;
+	memset(p, 0, bytes);
+	return p;
+}
+
+/*
  * Room for one more element in the array *ARRP (NR used of *CAP, each SIZE
  * bytes): when full, its capacity doubles, from FIRST, up to MAX elements.
  * 0; -ENOSPC when it would pass MAX; -ENOMEM. ARRP: the address of the

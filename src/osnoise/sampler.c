@@ -45,12 +45,11 @@ struct sampler {
 
 static void *alloc_ring(size_t bytes)
 {
-	void *p;
+	/* every page now: a page fault in the loop would be our own noise */
+	void *p = alloc_resident(bytes, 4096);
 
-	if (posix_memalign(&p, 4096, bytes))
+	if (!p)
 		return NULL;
-	/* touch every page now: a page fault in the loop would be our own noise */
-	memset(p, 0, bytes);
 	if (mlock(p, bytes))
 		debug_msg("sampler: mlock of %zu bytes failed: %s", bytes, strerror(errno));
 	return p;
