@@ -94,9 +94,10 @@ teardown() {
 @test "-U starts no worker and measures a foreign reader of timerlat_fd: its samples fill the user column" {
 	"$RTLA" timerlat top -c 0 -U -d 5s -q >out.txt 2>&1 &
 	pid=$!
-	tl_wait_tracer
+	tl_wait_tracer "$pid"
 	[ -z "$(tl_pids 'timerlatu/*')" ]
-	grep -q 'NO_OSNOISE_WORKLOAD' "$T/osnoise/options"
+	# what the run said, if its options are not the -U ones
+	grep -q 'NO_OSNOISE_WORKLOAD' "$T/osnoise/options" || { cat "$T/osnoise/options" out.txt; false; }
 	tl_foreign_reader 0
 	status=0
 	wait "$pid" || status=$?
@@ -126,7 +127,7 @@ teardown() {
 		for w in -u -k; do
 			"$RTLA" timerlat top -c 0-1 "$w" -p 400 -d 60s -q >out.txt 2>&1 &
 			pid=$!
-			tl_wait_tracer
+			tl_wait_tracer "$pid"
 			sleep 1
 			kill -"$sig" "$pid"
 			status=0

@@ -160,14 +160,18 @@ tl_hist_shape() {
 	' "${3:-out.txt}"
 }
 
-# tl_wait_tracer: wait (10 s at most) until a tracefs instance runs timerlat
+# tl_wait_tracer PID: wait (10 s at most) until the instance of the rtla run
+# PID (rtla_timerlat_PID) runs timerlat; any instance would do if the options
+# were not yet the run's: one of another run, or one being removed
 tl_wait_tracer() {
 	local i
 	for i in $(seq 100); do
-		if grep -qx timerlat "$T"/instances/*/current_tracer 2>/dev/null; then return 0; fi
+		if grep -qx timerlat "$T/instances/rtla_timerlat_$1/current_tracer" 2>/dev/null; then
+			return 0
+		fi
 		sleep 0.1
 	done
-	echo "no instance runs timerlat"
+	echo "rtla pid $1 runs no timerlat instance; instances: $(ls "$T/instances" | xargs)"
 	return 1
 }
 
