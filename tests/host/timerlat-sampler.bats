@@ -37,6 +37,18 @@ sleepers() {
 	done
 }
 
+# wait_sleepers: poll up to 5 s until a tagged run has a timerlatu/N thread
+# (a run makes its instance first, then starts its sleepers, which name
+# themselves)
+wait_sleepers() {
+	for _ in $(seq 500); do
+		[ -z "$(sleepers)" ] || return 0
+		sleep 0.01
+	done
+	echo "no timerlatu/N thread 5 s after the instance appeared"
+	return 1
+}
+
 # until_gone PID: poll up to 2 s (the hang guard; the guardian's promise is
 # 1 s, guardian.bats) for the instance of tagged run PID and every tagged
 # process (the run's threads, timerlatu/N among them, and its guardian) to be
@@ -198,8 +210,7 @@ kill_guardian() {
 		echo "SIG$sig"
 		RTLA_GUARD_TAG=$TAG start_bg timerlat top --backend sampler -c "$LAST" -d 60 -q
 		wait_instance "$BG"
-		# the sleeper is up once the instance is there
-		[ -n "$(sleepers)" ]
+		wait_sleepers
 		# SIGINT and SIGTERM end the run through its teardown: without the
 		# guardian, so that the instance is gone by the teardown alone
 		[ "$sig" = KILL ] || kill_guardian "$BG"
