@@ -40,6 +40,11 @@
 #           and the peer's. Reported as the difference of the medians, in
 #           us a second and as a share of the measured noise. COST_HOST=0 or
 #           COST_VM=0 leaves that half out.
+#  load     gaps lost under a compile load: hwnoise on the sampler over the
+#           last CPU for LOAD_SECS seconds (60), LOAD_RUNS times (3), while a
+#           copy of this tree builds again and again (make -j3): the gaps
+#           seen and the gaps the full ring lost (counted, not attributed: the
+#           record's lost_samples, which a gate fails on). Goal: none lost.
 #
 #   bench/scale/run.sh [PART...]     (default: every part; RTLA: the binary)
 #   SIZES="2000 10000" RUNS=10 VCPUS="1 4" SECS=5 bench/scale/run.sh procs cpus
@@ -58,7 +63,9 @@ long=${LONG:-3600}
 vm_long=${VM_LONG:-600}
 cost_runs=${COST_RUNS:-5}
 cost_secs=${COST_SECS:-10}
-[ ${#parts[@]} -gt 0 ] || parts=(procs files startup sampler cpus duration cost)
+load_runs=${LOAD_RUNS:-3}
+load_secs=${LOAD_SECS:-60}
+[ ${#parts[@]} -gt 0 ] || parts=(procs files startup sampler cpus duration cost load)
 sleepers=()
 tmp=$(mktemp -d)
 
@@ -358,9 +365,35 @@ done" >"$tmp/vm.out" 2>&1 || {
 	done
 }
 
+part_load() {
+	[ "$(id -u)" -eq 0 ] || die "load needs root (the sampler's tracefs instance)"
+	local last builder r lost
+	last=$(($(getconf _NPROCESSORS_ONLN) - 1))
+	mkdir "$tmp/src"
+	git archive HEAD | tar -x -C "$tmp/src"
+	(while :; do
+		make -s -C "$tmp/src" clean >/dev/null 2>&1
+		make -s -C "$tmp/src" -j3 >/dev/null 2>&1
+	done) &
+	builder=$!
+	sleepers+=("$builder")
+	echo "load: hwnoise --backend sampler -c $last -d ${load_secs}s while this tree builds (make -j3)"
+	printf '  %5s %10s %8s\n' run gaps lost
+	for r in $(seq "$load_runs"); do
+		"$rtla" hwnoise --backend sampler -c "$last" -d "${load_secs}s" -q -D \
+			--json-file "$tmp/load.json" >/dev/null 2>"$tmp/load.err" || die "the load run failed"
+		lost=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["lost_samples"])' \
+			"$tmp/load.json")
+		printf '  %5s %10s %8s\n' "$r" \
+			"$(sed -n 's/.*cpu [0-9]*: \([0-9]*\) gaps.*/\1/p' "$tmp/load.err")" "$lost"
+	done
+	kill "$builder" 2>/dev/null || true
+	echo "goal: no gap lost"
+}
+
 for p in "${parts[@]}"; do
 	case $p in
-	procs | files | startup | sampler | cpus | duration | cost) echo "== scale: $p"; "part_$p" ;;
-	*) die "unknown part '$p' (procs, files, startup, sampler, cpus, duration, cost)" ;;
+	procs | files | startup | sampler | cpus | duration | cost | load) echo "== scale: $p"; "part_$p" ;;
+	*) die "unknown part '$p' (procs, files, startup, sampler, cpus, duration, cost, load)" ;;
 	esac
 done
