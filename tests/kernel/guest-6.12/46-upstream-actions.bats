@@ -25,7 +25,7 @@ teardown() {
 	pids() {
 		local d c
 		for d in /proc/[0-9]*; do
-			c=$(cat "$d/comm" 2>/dev/null) || continue
+			read -r c <"$d/comm" 2>/dev/null || continue
 			[[ $c == $1 ]] && echo "${d#/proc/}"
 		done
 	}

@@ -92,13 +92,17 @@ teardown() {
 }
 
 @test "-U starts no worker and measures a foreign reader of timerlat_fd: its samples fill the user column" {
-	"$RTLA" timerlat top -c 0 -U -d 5s -q >out.txt 2>&1 &
+	# a long run ended by SIGINT once the reader has run: a loaded guest may
+	# take seconds between the checks, and the options must still be the run's
+	"$RTLA" timerlat top -c 0 -U -d 120s -q >out.txt 2>&1 &
 	pid=$!
 	tl_wait_tracer "$pid"
 	[ -z "$(tl_pids 'timerlatu/*')" ]
 	# what the run said, if its options are not the -U ones
 	grep -q 'NO_OSNOISE_WORKLOAD' "$T/osnoise/options" || { cat "$T/osnoise/options" out.txt; false; }
 	tl_foreign_reader 0
+	sleep 3
+	kill -INT "$pid"
 	status=0
 	wait "$pid" || status=$?
 	cat out.txt
