@@ -161,6 +161,8 @@ struct sampler_spinner {
 
 int sampler_spinner_start(struct sampler_spinner *sp);
 void sampler_spinner_join(struct sampler_spinner *sp);
+/* A gap of the spinner SP (PREV to NOW): counted, ringed, maybe a wake-up */
+bool sampler_record_gap(struct sampler_spinner *sp, uint64_t prev, uint64_t now);
 /* One period of the spinner loop on the caller's thread, for bench/ */
 int sampler_spin_for(const struct sampler_clock *ck, uint64_t ticks, uint64_t thr,
 		 struct sampler_period_rec *out);

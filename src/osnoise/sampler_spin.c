@@ -176,8 +176,8 @@ static void __attribute__((noinline, cold)) kick_collector(const struct sampler_
  * True when the collector was woken: the system call's own time is rtla's,
  * and the caller reads the clock again rather than count it.
  */
-static bool __attribute__((noinline, cold))
-record_gap(struct sampler_spinner *sp, uint64_t prev, uint64_t now)
+bool __attribute__((noinline, cold))
+sampler_record_gap(struct sampler_spinner *sp, uint64_t prev, uint64_t now)
 {
 	struct sampler_period_rec *cur = &sp->cur;
 	uint64_t d = now - prev, head;
@@ -245,7 +245,7 @@ spin_period(struct sampler_spinner *sp, bool tsc, uint64_t from)
 	for (;;) {
 		now = tsc ? read_tsc() : raw_ns();
 		iters++;
-		if (unlikely(now - prev >= thr) && record_gap(sp, prev, now))
+		if (unlikely(now - prev >= thr) && sampler_record_gap(sp, prev, now))
 			now = tsc ? read_tsc() : raw_ns();
 		prev = now;
 		if (unlikely(now >= check)) {

@@ -7,6 +7,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "osnoise/sampler.h"
 #include "tap.h"
@@ -315,6 +317,58 @@ static void test_save(void)
 	sampler_attr_free(&a);
 }
 
+/* kicks FD: the wake-ups the eventfd counted since the last call */
+static uint64_t kicks(int fd)
+{
+	uint64_t n = 0;
+
+	if (read(fd, &n, sizeof(n)) != sizeof(n))
+		return 0;
+	return n;
+}
+
+/*
+ * The spinner's wake-up of the collector: at half full, also when the
+ * spinner reads the collector's tail only because its cached copy said full
+ */
+static void test_gap_ring(void)
+{
+	struct sampler_ctl ctl = { .kick_fd = eventfd(0, EFD_NONBLOCK) };
+	struct sampler_spinner sp = { .ctl = &ctl };
+	uint64_t i, woken = 0;
+
+	sp.gap = calloc(SAMPLER_GAP_RING, sizeof(*sp.gap));
+	for (i = 0; i < SAMPLER_GAP_RING / 2; i++)
+		woken += sampler_record_gap(&sp, 1000 * i, 1000 * i + 50);
+	is_int(woken, 1, "gap ring: one wake-up on the way to half full");
+	is_int(kicks(ctl.kick_fd), 1, "gap ring: the collector's eventfd got it");
+	is_int(sp.cur.gaps, SAMPLER_GAP_RING / 2, "gap ring: every gap counted");
+
+	/* the collector emptied the ring but the cached tail is old: no wake-up */
+	atomic_store(&sp.gap_tail, SAMPLER_GAP_RING / 2 + 100);
+	sp.tail_seen = 0;
+	atomic_store(&sp.gap_head, SAMPLER_GAP_RING);
+	ok(!sampler_record_gap(&sp, 0, 50), "gap ring: stale tail, ring half empty: no wake-up");
+	is_int(kicks(ctl.kick_fd), 0, "gap ring: nothing on the eventfd");
+
+	/* the cached tail says full, the real one three quarters: a wake-up */
+	sp.tail_seen = 0;
+	atomic_store(&sp.gap_head, 2 * SAMPLER_GAP_RING);
+	atomic_store(&sp.gap_tail, SAMPLER_GAP_RING + SAMPLER_GAP_RING / 4);
+	ok(sampler_record_gap(&sp, 0, 50),
+	   "gap ring: cached tail full, real ring 3/4 full: the collector is woken");
+	is_int(kicks(ctl.kick_fd), 1, "gap ring: the eventfd counted it");
+	is_int(atomic_load(&sp.gap_head), 2 * SAMPLER_GAP_RING + 1, "gap ring: the gap was ringed");
+
+	/* really full: the gap is lost, counted, and nothing is written */
+	atomic_store(&sp.gap_tail, sp.tail_seen = atomic_load(&sp.gap_head) - SAMPLER_GAP_RING);
+	ok(!sampler_record_gap(&sp, 0, 70), "gap ring: a full ring loses the gap");
+	is_int(sp.cur.lost, 1, "gap ring: one gap lost");
+	is_int(sp.cur.lost_max, 70, "gap ring: its length kept");
+	close(ctl.kick_fd);
+	free(sp.gap);
+}
+
 static void test_spin(void)
 {
 	struct sampler_period_rec r;
@@ -336,6 +390,7 @@ int main(void)
 	test_stops();
 	test_losses();
 	test_save();
+	test_gap_ring();
 	test_spin();
 	return tap_done();
 }
