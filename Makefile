@@ -167,36 +167,42 @@ $(DHRY_OBJS): $(BUILD)/%.o: %.c | pkgcheck
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(DHRY_CFLAGS) -c -o $@ $<
 
-# rtla mdwe's BPF reader: src/mdwe_check/mdwe.bpf.c compiled by clang into a
-# CO-RE object and embedded as a libbpf light skeleton (bpftool gen skeleton
-# -L: a loader program has the kernel fit it, rtla links no libbpf and never
-# parses the kernel's BTF itself). Without clang, bpftool or
-# libbpf-dev the skeleton is a stub and rtla builds without the reader (and
-# says so when asked). Decided when the recipe runs, as pkg_cflags above.
+# The BPF readers of rtla mdwe and rtla capdump: src/CMD/NAME.bpf.c compiled
+# by clang into a CO-RE object and embedded as a libbpf light skeleton,
+# build/gen/NAME.skel.h (bpftool gen skeleton -L: a loader program has the
+# kernel fit it, rtla links no libbpf and never parses the kernel's BTF
+# itself). Without clang, bpftool or libbpf-dev the skeleton is a stub that
+# defines NAME_NO_BPF, and rtla builds without the reader (and says so when
+# asked). Decided when the recipe runs, as pkg_cflags above.
 BPF_CLANG ?= clang
 BPFTOOL   ?= $(firstword $(shell command -v bpftool 2>/dev/null) $(wildcard /usr/sbin/bpftool))
-MDWE_SKEL := $(BUILD)/gen/mdwe.skel.h
+BPF_SKELS := $(BUILD)/gen/mdwe.skel.h $(BUILD)/gen/capdump.skel.h
 # A package build's path maps (dpkg-buildflags): the object's BTF names its
 # source file, which rtla embeds, so not the build folder.
 BPF_PATH_MAPS = $(filter -ffile-prefix-map=% -fdebug-prefix-map=%,$(CFLAGS))
 
-$(MDWE_SKEL): src/mdwe_check/mdwe.bpf.c | pkgcheck
+$(BUILD)/gen/mdwe.skel.h: src/mdwe_check/mdwe.bpf.c
+$(BUILD)/gen/capdump.skel.h: src/capdump/capdump.bpf.c
+$(BPF_SKELS): | pkgcheck
 	@mkdir -p $(dir $@)
-	$(Q)missing=; \
+	$(Q)name=$(basename $(basename $(notdir $@))); missing=; \
 	command -v $(BPF_CLANG) >/dev/null || missing="$$missing clang"; \
 	[ -n "$(BPFTOOL)" ] || missing="$$missing bpftool"; \
 	$(PKG_CONFIG) --exists libbpf || missing="$$missing libbpf-dev"; \
 	if [ -n "$$missing" ]; then \
-		echo "rtla: building rtla mdwe without its BPF reader: install$$missing" >&2; \
-		printf '#define MDWE_NO_BPF "install%s to build it"\n' "$$missing" >$@; \
+		echo "rtla: building rtla $$name without its BPF reader: install$$missing" >&2; \
+		printf '#define %s_NO_BPF "install%s to build it"\n' \
+			"$$(echo $$name | tr a-z A-Z)" "$$missing" >$@; \
 	else \
-		printf '  %-7s %s\n' BPF $(BUILD)/gen/mdwe.bpf.o; \
-		$(BPF_CLANG) -g -O2 -target bpf -Wall $(BPF_PATH_MAPS) -c $< -o $(BUILD)/gen/mdwe.bpf.o && \
-		$(BPFTOOL) gen skeleton -L $(BUILD)/gen/mdwe.bpf.o name mdwe_bpf >$@.tmp && mv $@.tmp $@; \
+		printf '  %-7s %s\n' BPF $(BUILD)/gen/$$name.bpf.o; \
+		$(BPF_CLANG) -g -O2 -target bpf -Wall $(BPF_PATH_MAPS) -c $< -o $(BUILD)/gen/$$name.bpf.o && \
+		$(BPFTOOL) gen skeleton -L $(BUILD)/gen/$$name.bpf.o name $${name}_bpf >$@.tmp && \
+		mv $@.tmp $@; \
 	fi
 
-$(BUILD)/src/mdwe_check/bpf.o: $(MDWE_SKEL)
-$(BUILD)/src/mdwe_check/bpf.o: BASE_CFLAGS += -I$(BUILD)/gen
+$(BUILD)/src/mdwe_check/bpf.o: $(BUILD)/gen/mdwe.skel.h
+$(BUILD)/src/capdump/bpf.o: $(BUILD)/gen/capdump.skel.h
+$(BUILD)/src/mdwe_check/bpf.o $(BUILD)/src/capdump/bpf.o: BASE_CFLAGS += -I$(BUILD)/gen
 
 $(LIB): $(OBJS) $(DHRY_OBJS)
 	$(call quiet,AR,$@)

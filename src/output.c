@@ -428,6 +428,8 @@ int out_record_write(struct out_record *r, int schema_version, out_record_body b
 	FILE *f;
 	int ret;
 
+	if (!r->to_stdout && !r->file)
+		return 0;	/* nobody asked for it: not made (for a big table, most of the time) */
 	/* made whole first: a body that fails leaves every destination as it was */
 	ret = out_record_text(schema_version, body, arg, &buf, &len);
 	if (!ret && r->to_stdout)

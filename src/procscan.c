@@ -9,6 +9,7 @@
  * with PPID and STATE added).
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -96,7 +97,7 @@ static int cmp_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int procscan_pids(struct procscan *ps)
+static int list_pids(struct procscan *ps, bool dir_only)
 {
 	size_t cap = 0;
 	int ret;
@@ -104,7 +105,7 @@ int procscan_pids(struct procscan *ps)
 	ps->pids = NULL;
 	ps->nr = 0;
 	errno = 0;
-	ret = sysroot_is_live() ? scan_libproc2(ps, &cap) : scan_readdir(ps, &cap);
+	ret = sysroot_is_live() && !dir_only ? scan_libproc2(ps, &cap) : scan_readdir(ps, &cap);
 	if (ret) {
 		procscan_free(ps);
 		return ret;
@@ -112,6 +113,16 @@ int procscan_pids(struct procscan *ps)
 	if (ps->nr)	/* none: pids is NULL, which qsort may not be given */
 		qsort(ps->pids, ps->nr, sizeof(*ps->pids), cmp_pid);
 	return 0;
+}
+
+int procscan_pids(struct procscan *ps)
+{
+	return list_pids(ps, false);
+}
+
+int procscan_dir_pids(struct procscan *ps)
+{
+	return list_pids(ps, true);
 }
 
 void procscan_free(struct procscan *ps)

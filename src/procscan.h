@@ -21,6 +21,12 @@ struct procscan {
 
 /* Fill ps with every process under the root. 0 or -errno. */
 int procscan_pids(struct procscan *ps);
+/*
+ * The same from the names of /proc's directories alone, without the stat
+ * libproc2 makes of each (most of a listing's cost): for a caller that has
+ * the processes from a BPF pass and looks only for those it missed.
+ */
+int procscan_dir_pids(struct procscan *ps);
 void procscan_free(struct procscan *ps);
 /* Open PID/FILE read-only below PROCFD (the root's /proc, opened once). An fd or -1 (errno). */
 int procscan_open(int procfd, pid_t pid, const char *file);

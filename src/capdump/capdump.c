@@ -21,6 +21,7 @@ enum {
 	OPT_NAMES,
 	OPT_DIFF,
 	OPT_FILES,
+	OPT_METHOD,
 };
 
 static void usage(FILE *f);
@@ -49,6 +50,12 @@ static const struct cli_option options[] = {
 		 "without -a only processes that gained something"),
 	CLI_FLAG(OPT_FILES, "files", "PATHs are files and directories to audit"),
 	CLI_FLAG('R', "recursive", "with --files: descend into directories"),
+	CLI_VALUE(OPT_METHOD, "method", "bpf|proc",
+		  "how to read the processes: one BPF task iterator pass\n"
+		  "(root; the default for a scan of every process where\n"
+		  "it loads) or each /proc/PID/status",
+		  .complete = CLI_COMP_WORDS, .words = "bpf proc"),
+	CLI_FLAG('D', "debug", "print debug messages (the BPF reader's costs)"),
 	OUT_CLI_OPTIONS(column_names),
 	CLI_OPT_HELP("show this help"),
 	CLI_OPT_VERSION("show the version"),
@@ -101,6 +108,15 @@ int capdump_parse_args(int argc, char **argv, struct capdump_opts *o)
 		case OPT_DIFF: o->diff = true; break;
 		case OPT_FILES: o->files = true; break;
 		case 'R': o->recursive = true; break;
+		case 'D': msg_set_debug(true); break;
+		case OPT_METHOD:
+			if (!strcmp(p.arg, "bpf"))
+				o->method = CAPDUMP_BPF;
+			else if (!strcmp(p.arg, "proc"))
+				o->method = CAPDUMP_PROC;
+			else
+				return cli_error(&p, "--method: not bpf or proc", p.arg);
+			break;
 		}
 	}
 	if (id < 0)
@@ -114,6 +130,12 @@ int capdump_parse_args(int argc, char **argv, struct capdump_opts *o)
 		return cli_usage_error(&capdump_cli, "--diff applies to processes, not --files", NULL);
 	if (o->files && !o->nargs)
 		return cli_usage_error(&capdump_cli, "--files needs at least one PATH", NULL);
+	if (o->method && o->files)
+		return cli_usage_error(&capdump_cli, "--method applies to processes, not --files",
+				       NULL);
+	if (o->method == CAPDUMP_BPF && !sysroot_is_live())
+		return cli_usage_error(&capdump_cli,
+				       "--method bpf reads live processes, not --sysroot", NULL);
 	if (o->files)
 		return 0;
 	for (int i = 0; i < o->nargs; i++) {

@@ -102,8 +102,12 @@ struct capdump_fcaps {
 /* -EINVAL with a reason in err (PARSE_ERR_MAX) for a malformed value. */
 int capdump_xattr_parse(const void *buf, size_t len, struct capdump_fcaps *fc, char *err);
 
+/* How the process sets are read (--method): BPF for a scan when it can run */
+enum capdump_method { CAPDUMP_AUTO, CAPDUMP_PROC, CAPDUMP_BPF };
+
 /* Options shared by the process and file modes. */
 struct capdump_opts {
+	enum capdump_method method;
 	bool all;
 	bool names;
 	bool diff;
@@ -134,6 +138,29 @@ extern const struct out_column capdump_proc_cols[], capdump_file_cols[];
 extern const size_t capdump_proc_ncols, capdump_file_ncols;
 
 int capdump_procs(struct capdump_ctx *ctx);
+
+/*
+ * Every process of the live system from one BPF task iterator pass (bpf.c),
+ * in PID order: what each one's /proc/PID/status would say.
+ */
+struct capdump_bpf_procs {
+	char *buf;		/* the records */
+	size_t nr;
+	double load_ms, iter_ms;
+};
+
+/* 0, or -errno with why in WHY: not root, no BTF, another namespace... */
+int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len);
+void capdump_bpf_free(struct capdump_bpf_procs *procs);
+pid_t capdump_bpf_pid(const struct capdump_bpf_procs *procs, size_t i);
+/* The index of PID's record, or -1 */
+ssize_t capdump_bpf_find(const struct capdump_bpf_procs *procs, pid_t pid);
+/*
+ * Record I as its status would read. True for a kernel thread, whose
+ * status Name can be longer than the task name the record holds.
+ */
+bool capdump_bpf_status(const struct capdump_bpf_procs *procs, size_t i,
+			struct capdump_status *st);
 int capdump_files(struct capdump_ctx *ctx);
 
 #endif

@@ -3,10 +3,12 @@
  * proc - the capability sets of processes.
  *
  * Every value comes from /proc/PID/status through the sysroot, so a tree
- * captured from a board reads like the board. On the live system each
- * process's inheritable, permitted and effective sets are also asked of
- * capget(2): the two must agree, and a disagreement that survives a second
- * look is printed rather than smoothed over.
+ * captured from a board reads like the board. A scan of the live system
+ * reads the same values from one BPF pass instead where it can (bpf.c):
+ * the kernel then formats no status file per process. On the live system
+ * each process's inheritable, permitted and effective sets are also asked
+ * of capget(2): the two must agree, and a disagreement that survives a
+ * second look (at /proc) is printed rather than smoothed over.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -96,7 +98,8 @@ static const char diff_names_cols[] = "PID,PPID,USER,COMMAND,EFF_NAMES,GAINED_NA
 struct proc_rec {
 	pid_t pid;
 	struct capdump_status st;
-	bool has_status;	/* /proc/PID/status was read */
+	bool has_status;	/* /proc/PID/status was read, or the BPF pass saw it */
+	bool name_in_comm;	/* a kernel thread seen by BPF: its Name is /proc/PID/comm */
 	bool force;		/* shown whatever the filter: something is wrong */
 	char note[CAPDUMP_NOTE_MAX];
 };
@@ -107,6 +110,8 @@ struct proc_scan {
 	struct out_table *t;
 	size_t rows;		/* added to t */
 	struct usernames users;
+	bool use_bpf;		/* bpf holds the processes of one pass */
+	struct capdump_bpf_procs bpf;
 };
 
 int capdump_capget(pid_t pid, uint64_t *set)
@@ -232,10 +237,18 @@ static int read_proc(struct proc_scan *ps, pid_t pid, struct proc_rec *rec)
 	static const char *const line[CAPDUMP_NR_SETS] = {
 		"CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb",
 	};
+	ssize_t i;
 	int ret;
 
 	memset(rec, 0, sizeof(*rec));
 	rec->pid = pid;
+	/* one the BPF pass did not see (born since) is read from /proc */
+	i = ps->use_bpf ? capdump_bpf_find(&ps->bpf, pid) : -1;
+	if (i >= 0) {
+		rec->name_in_comm = capdump_bpf_status(&ps->bpf, i, &rec->st);
+		rec->has_status = true;
+		goto read;
+	}
 	ret = read_status(ps, pid, &rec->st);
 	if (ret == -ENOENT || ret == -ESRCH)
 		return -ENOENT;
@@ -252,9 +265,11 @@ static int read_proc(struct proc_scan *ps, pid_t pid, struct proc_rec *rec)
 	}
 	if (rec->st.bad_set || !rec->st.has_set)
 		rec->force = true;
+read:
 	if (rec->st.state == 'Z')
 		note_append(rec->note, sizeof(rec->note), "zombie");
-	if (ps->ctx->live)
+	/* BPF read the sets capget() reads: bpf.c compared them once, on rtla itself */
+	if (ps->ctx->live && i < 0)
 		crosscheck(ps, rec);
 	return 0;
 }
@@ -265,6 +280,22 @@ static bool is_kthread(const struct proc_rec *rec)
 		return rec->st.kthread;
 	/* older kernels have no Kthread line: kthreadd and its children */
 	return rec->pid == 2 || (rec->st.has_ppid && rec->st.ppid == 2);
+}
+
+/* A kernel thread's Name, as its status has it: /proc/PID/comm less its newline */
+static void read_comm(struct proc_scan *ps, pid_t pid, char *name, size_t len)
+{
+	char buf[128];
+	int n = read_pid_file(ps, pid, "comm", buf, sizeof(buf));
+
+	if (n <= 0)
+		return;		/* gone since the pass: the task name stands */
+	if (buf[n - 1] == '\n')
+		n--;
+	if ((size_t)n >= len)
+		n = len - 1;
+	memcpy(name, buf, n);
+	name[n] = '\0';
 }
 
 static void set_cmdline(struct proc_scan *ps, struct out_row *r, pid_t pid)
@@ -290,7 +321,7 @@ static const char *seccomp_mode(int mode)
 	return mode >= 0 && mode <= 2 ? modes[mode] : NULL;
 }
 
-static void add_row(struct proc_scan *ps, const struct proc_rec *rec, const char *reason,
+static void add_row(struct proc_scan *ps, struct proc_rec *rec, const char *reason,
 		    bool has_gained, uint64_t gained)
 {
 	struct out_table *t = ps->t;
@@ -300,6 +331,8 @@ static void add_row(struct proc_scan *ps, const struct proc_rec *rec, const char
 
 	if (!r)
 		return;
+	if (rec->name_in_comm && out_column_shown(t, COL_COMMAND))
+		read_comm(ps, rec->pid, rec->st.name, sizeof(rec->st.name));
 	ps->rows++;
 	out_set_u64(r, COL_PID, rec->pid);
 	if (st->has_ppid)
@@ -440,7 +473,7 @@ static int scan_all(struct proc_scan *ps)
 	size_t nr = 0;
 	int ret;
 
-	ret = procscan_pids(&scan);
+	ret = ps->use_bpf ? procscan_dir_pids(&scan) : procscan_pids(&scan);
 	if (ret) {
 		err_msg("cannot list the processes under %s/proc: %s", sysroot_is_live() ? "" :
 			sysroot_dir(), strerror(-ret));
@@ -504,6 +537,34 @@ static int scan_named(struct proc_scan *ps)
 	return status;
 }
 
+/*
+ * The BPF pass where the method allows it and it runs; else /proc, and
+ * with -D one line says why. -1 when --method bpf cannot be had.
+ */
+static int choose_reader(struct proc_scan *ps)
+{
+	struct capdump_opts *o = ps->ctx->opt;
+	char why[256];
+
+	if (o->method == CAPDUMP_PROC || (o->method == CAPDUMP_AUTO && o->nargs))
+		return 0;
+	if (out_column_shown(ps->t, COL_STATE))
+		snprintf(why, sizeof(why), "the STATE column needs /proc");
+	else if (!capdump_bpf_read(&ps->bpf, why, sizeof(why)))
+		ps->use_bpf = true;
+	if (ps->use_bpf) {
+		debug_msg("BPF: load %.1f ms, iteration %.2f ms, %zu processes", ps->bpf.load_ms,
+			  ps->bpf.iter_ms, ps->bpf.nr);
+		return 0;
+	}
+	if (o->method == CAPDUMP_BPF) {
+		err_msg("--method bpf: %s", why);
+		return -1;
+	}
+	debug_msg("BPF: %s: reading /proc", why);
+	return 0;
+}
+
 int capdump_procs(struct capdump_ctx *ctx)
 {
 	struct capdump_opts *o = ctx->opt;
@@ -533,6 +594,11 @@ int capdump_procs(struct capdump_ctx *ctx)
 		status = EXIT_ERROR;
 		goto out_free_table;
 	}
+	if (choose_reader(&ps)) {
+		close(ps.procfd);
+		status = EXIT_ERROR;
+		goto out_free_table;
+	}
 	status = o->nargs ? scan_named(&ps) : scan_all(&ps);
 	close(ps.procfd);
 	ret = out_table_print(ps.t);
@@ -541,5 +607,6 @@ int capdump_procs(struct capdump_ctx *ctx)
 out_free_table:
 	out_table_free(ps.t);
 	usernames_free(&ps.users);
+	capdump_bpf_free(&ps.bpf);
 	return status;
 }

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "bpf_iter.h"
 #include "mdwe_check/mdwe.h"
 #include "msg.h"
 #include "mdwe.skel.h"	/* generated: the real skeleton, or MDWE_NO_BPF */
@@ -58,16 +58,6 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 
 #else
 
-#include <linux/bpf.h>
-#include <sys/syscall.h>
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* The records mdwe.bpf.c writes: per process, and per W+X mapping. */
 struct mdwe_rec {
@@ -87,36 +77,6 @@ struct mdwe_wx_rec {
 bool mdwe_bpf_built(void)
 {
 	return true;
-}
-
-/* The likely cause of a failed load, in words a user can act on. */
-static void explain_load(int err, char *why, size_t len)
-{
-	char mode[128];
-
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		snprintf(why, len, "the kernel has no BTF (/sys/kernel/btf/vmlinux, "
-			 "CONFIG_DEBUG_INFO_BTF): the BPF reader cannot load");
-		return;
-	}
-	if (err == -EPERM || err == -EACCES) {
-		FILE *f = fopen("/sys/kernel/security/lockdown", "r");
-
-		if (f && fgets(mode, sizeof(mode), f) && strstr(mode, "[confidentiality]")) {
-			fclose(f);
-			snprintf(why, len, "kernel lockdown (confidentiality) forbids BPF from "
-				 "reading kernel memory");
-			return;
-		}
-		if (f)
-			fclose(f);
-		snprintf(why, len, "loading BPF needs CAP_BPF and CAP_PERFMON (root): %s",
-			 strerror(-err));
-		return;
-	}
-	/* the loader is a BPF_PROG_TYPE_SYSCALL program using the kernel's own CO-RE */
-	snprintf(why, len, "the BPF reader failed to load: %s (it needs Linux 5.17 or later)",
-		 strerror(-err));
 }
 
 /* Append the records in BUF[0..N) to SET, merging a process's threads. */
@@ -158,62 +118,6 @@ static void merge_threads(struct mdwe_flags_set *set)
 		set->task[out++] = set->task[i];
 	}
 	set->nr = out;
-}
-
-/*
- * Read the iterator of the program PROG_FD to its end into a growing
- * buffer: its length, or -errno. The kernel ends a read() that visited a
- * million objects without output with EAGAIN, and the next one goes on
- * from there: AGAIN_GOES_ON says the program itself never asks for it (the
- * VMA iterator, which writes only W+X mappings, visits a million VMAs
- * among 30,000 processes).
- */
-static ssize_t read_iter(int prog_fd, char **buf, size_t *cap, bool again_goes_on)
-{
-	union bpf_attr attr;
-	size_t have = 0;
-	ssize_t n, ret;
-	int link, fd;
-
-	link = skel_link_create(prog_fd, 0, BPF_TRACE_ITER);
-	if (link < 0)
-		return -errno;
-	memset(&attr, 0, sizeof(attr));
-	attr.iter_create.link_fd = link;
-	fd = syscall(__NR_bpf, BPF_ITER_CREATE, &attr, sizeof(attr));
-	if (fd < 0) {
-		ret = -errno;
-		goto out_link;
-	}
-	for (;;) {
-		if (*cap - have < 65536) {
-			size_t ncap = *cap ? *cap * 2 : 1 << 20;
-			char *p = realloc(*buf, ncap);
-
-			if (!p) {
-				ret = -ENOMEM;
-				goto out_close;
-			}
-			*buf = p;
-			*cap = ncap;
-		}
-		n = read(fd, *buf + have, *cap - have);
-		if (n < 0 && (errno == EINTR || (errno == EAGAIN && again_goes_on)))
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			goto out_close;
-		}
-		if (!n)
-			break;
-		have += n;
-	}
-	ret = have;
-out_close:
-	close(fd);
-out_link:
-	close(link);
-	return ret;
 }
 
 /* Count each W+X record against its process. */
@@ -271,7 +175,7 @@ static struct mdwe_bpf *load(int *err)
 int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 {
 	struct mdwe_bpf *skel;
-	double t0 = now_ms();
+	double t0 = bpf_now_ms();
 	size_t cap = 0, tcap = 0;
 	char *buf = NULL;
 	ssize_t n;
@@ -280,12 +184,12 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 	memset(set, 0, sizeof(*set));
 	skel = load(&err);
 	if (!skel) {
-		explain_load(err, why, len);
+		bpf_load_why(err, why, len);
 		return err;
 	}
-	set->load_ms = now_ms() - t0;
-	t0 = now_ms();
-	n = read_iter(skel->progs.mdwe_tasks.prog_fd, &buf, &cap, false);
+	set->load_ms = bpf_now_ms() - t0;
+	t0 = bpf_now_ms();
+	n = bpf_iter_read(skel->progs.mdwe_tasks.prog_fd, &buf, &cap, false);
 	if (n < 0) {
 		err = n;
 		snprintf(why, len, "the BPF task iterator failed: %s%s", strerror(-err),
@@ -299,7 +203,7 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 	}
 	merge_threads(set);
 	set->wx_known = true;
-	n = read_iter(skel->progs.mdwe_wx_vmas.prog_fd, &buf, &cap, true);
+	n = bpf_iter_read(skel->progs.mdwe_wx_vmas.prog_fd, &buf, &cap, true);
 	if (n < 0 || add_wx(set, buf, n)) {
 		snprintf(set->wx_why, sizeof(set->wx_why), "the VMA iterator failed: %s",
 			 strerror(n < 0 ? -n : EINVAL));
@@ -308,7 +212,7 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 			set->task[i].wx_count = set->task[i].wx_bytes = 0;
 		set->wx_known = false;
 	}
-	set->iter_ms = now_ms() - t0;
+	set->iter_ms = bpf_now_ms() - t0;
 out:
 	if (err)
 		mdwe_flags_free(set);

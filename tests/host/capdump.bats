@@ -5,6 +5,7 @@
 # starts is killed by its PID in teardown.
 
 load ../lib/helper
+bats_require_minimum_version 1.5.0
 
 setup() {
 	tmp=$(mktemp -d)
@@ -119,6 +120,110 @@ proc_caps() {
 		assert "1" in stable and len(stable) >= 10, stable
 		print("%d processes compared, %d in rtla's table" % (len(stable), len(rtla)))
 	EOF
+}
+
+# bpf_targets: two processes whose every field differs from the usual: a
+# nobody child with chosen sets and no_new_privs, and a root one with an
+# empty effective set (its permitted one full), in strict seccomp, whose
+# task name holds a backslash and a newline; their PIDs in $targets
+bpf_targets() {
+	start setpriv --reuid=65534 --regid=65534 --clear-groups --no-new-privs \
+		--bounding-set -all,+net_raw,+bpf,+sys_nice --inh-caps +net_raw,+bpf \
+		--ambient-caps +net_raw,+bpf -- sleep 60
+	targets=$pid
+	mkfifo "$tmp/fifo"
+	python3 - "$tmp/fifo" <<-'EOF2' &
+		import ctypes, os, sys
+		fd = os.open(sys.argv[1], os.O_RDONLY)
+		open("/proc/self/comm", "w").write("se\\cc\nomp")
+		libc = ctypes.CDLL(None, use_errno=True)
+		hdr = (ctypes.c_uint32 * 2)(0x20080522, 0)	# _LINUX_CAPABILITY_VERSION_3
+		data = (ctypes.c_uint32 * 6)()	# effective, permitted, inheritable; twice
+		assert libc.capget(hdr, data) == 0
+		data[0] = data[3] = 0
+		assert libc.capset(hdr, data) == 0
+		libc.prctl(22, 1, 0, 0, 0)	# PR_SET_SECCOMP, strict
+		os.read(fd, 1)
+	EOF2
+	pids+=($!)
+	exec 7>"$tmp/fifo"
+	for _ in $(seq 200); do
+		grep -q '^Seccomp:[[:space:]]*1' "/proc/$!/status" && break
+		sleep 0.01
+	done
+	targets+=" $!"
+}
+
+@test "--method bpf and --method proc agree: parent, UID, name, five sets, no_new_privs, seccomp" {
+	needs_root "the BPF reader, setpriv"
+	bpf_targets
+	cols=PID,PPID,UID,COMMAND,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB,NNP,SECCOMP
+	"$RTLA" capdump -a --raw -o "$cols" --method proc >"$tmp/proc" 2>"$tmp/err"
+	"$RTLA" capdump -a --raw -o "$cols" --method bpf -D >"$tmp/bpf" 2>>"$tmp/err"
+	"$RTLA" capdump -a --raw -o "$cols" --method proc >"$tmp/proc2" 2>>"$tmp/err"
+	cat "$tmp/err"
+	grep -Eq '^rtla capdump: debug: BPF: load [0-9.]+ ms, iteration [0-9.]+ ms, [0-9]+ processes$' "$tmp/err"
+	[ "$(grep -vc 'debug: BPF' "$tmp/err")" -eq 0 ]
+	for t in $targets; do
+		grep "^$t " "$tmp/bpf"
+		[ "$(grep "^$t " "$tmp/bpf")" = "$(grep "^$t " "$tmp/proc")" ]
+	done
+	[ "$(grep "^${targets% *} " "$tmp/bpf" | cut -d' ' -f3-)" = "65534 sleep 0000008000002000 0000008000002000 0000008000002000 0000008000802000 0000008000002000 yes disabled" ]
+	[ "$(grep "^${targets#* } " "$tmp/bpf" | cut -d' ' -f4,7,11)" = 'se\x5c\x5ccc\x5cnomp 0000000000000000 strict' ]
+	[ "$(grep "^${targets#* } " "$tmp/bpf" | cut -d' ' -f6)" = "$(status_set "${targets#* }" CapPrm)" ]
+	exec 7>&-
+	# every process the same in both /proc reads: the same row from BPF (a
+	# kernel worker's name says what it works on, and that changes)
+	python3 - "$tmp/proc" "$tmp/bpf" "$tmp/proc2" <<-'EOF2'
+		import sys
+		def rows(path):
+		    lines = open(path).read().splitlines()
+		    assert lines[0] == "PID PPID UID COMMAND CAPINH CAPPRM CAPEFF CAPBND CAPAMB NNP SECCOMP", lines[0]
+		    out = {}
+		    for l in lines[1:]:
+		        f = l.split(" ")
+		        if f[3].startswith("[kworker/"):
+		            f[3] = "[kworker]"
+		        out[f[0]] = f
+		    return out
+		proc, bpf, proc2 = (rows(p) for p in sys.argv[1:])
+		stable = [p for p in proc if proc2.get(p) == proc[p]]
+		wrong = ["%s\n  proc %s\n  bpf  %s" % (p, proc[p], bpf.get(p)) for p in stable if bpf.get(p) != proc[p]]
+		assert not wrong, "\n".join(["rows that differ:"] + wrong)
+		assert "1" in stable and "2" in stable and len(stable) >= 10, stable
+		print("%d processes compared" % len(stable))
+	EOF2
+}
+
+@test "--method: named PIDs and the STATE column read /proc; bad values, --files, --sysroot and a user are one line" {
+	run -0 --separate-stderr "$RTLA" capdump -D -o PID,STATE -a
+	[ "$stderr" = "rtla capdump: debug: BPF: the STATE column needs /proc: reading /proc" ]
+	run -0 --separate-stderr "$RTLA" capdump -D 1
+	[ -z "$stderr" ]
+	run -1 --separate-stderr "$RTLA" capdump --method sys
+	[ "$stderr" = "rtla capdump: --method: not bpf or proc: sys" ] || { echo "$stderr"; false; }
+	[ -z "$output" ]
+	run -1 --separate-stderr "$RTLA" capdump --files --method proc /bin
+	[[ "$stderr" == "rtla capdump: --method applies to processes, not --files"* ]]
+	run -1 --separate-stderr "$RTLA" --sysroot "$tmp" capdump --method bpf
+	[[ "$stderr" == "rtla capdump: --method bpf reads live processes, not --sysroot"* ]]
+	needs_root "a PID namespace, setpriv runs rtla as nobody"
+	# in a PID namespace of its own the pass would see the host's PIDs: /proc
+	run -1 --separate-stderr unshare --pid --fork --mount-proc "$RTLA" capdump --method bpf
+	[ "$stderr" = "rtla capdump: --method bpf: rtla runs in a PID namespace of its own: the BPF reader sees the host's PIDs" ]
+	run -0 --separate-stderr unshare --pid --fork --mount-proc "$RTLA" capdump -a -D --raw -n -o PID
+	[ "$stderr" = "rtla capdump: debug: BPF: rtla runs in a PID namespace of its own: the BPF reader sees the host's PIDs: reading /proc" ]
+	[ "$output" = 1 ]
+	run -1 --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$RTLA" capdump --method bpf
+	[ "$stderr" = "rtla capdump: --method bpf: loading BPF needs CAP_BPF and CAP_PERFMON (root): Operation not permitted" ]
+	[ -z "$output" ]
+	# without --method a user gets /proc's table, as before
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$RTLA" capdump -a --raw -o PID,CAPEFF >"$tmp/user"
+	"$RTLA" capdump -a --raw -o PID,CAPEFF --method proc >"$tmp/root"
+	grep -E "^(2|$$) " "$tmp/user" >"$tmp/user2"
+	grep -E "^(2|$$) " "$tmp/root" >"$tmp/root2"
+	[ "$(wc -l <"$tmp/root2")" -eq 2 ]
+	diff "$tmp/user2" "$tmp/root2"
 }
 
 @test "JSON of the live system is valid and holds PID 1" {

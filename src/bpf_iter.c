@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpf_iter - run a loaded BPF iterator to its end, and explain failed loads.
+ *
+ * Raw bpf(2) calls: a link of the program as an iterator, an iterator file
+ * from the link, read() until it ends. Each read() runs the program over
+ * the next objects (tasks, VMAs) and returns what it wrote.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+
+#include "bpf_iter.h"
+
+double bpf_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int bpf_sys(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+ssize_t bpf_iter_read(int prog_fd, char **buf, size_t *cap, bool again_goes_on)
+{
+	union bpf_attr attr;
+	size_t have = 0;
+	ssize_t n, ret;
+	int link, fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog_fd;
+	attr.link_create.attach_type = BPF_TRACE_ITER;
+	link = bpf_sys(BPF_LINK_CREATE, &attr);
+	if (link < 0)
+		return -errno;
+	memset(&attr, 0, sizeof(attr));
+	attr.iter_create.link_fd = link;
+	fd = bpf_sys(BPF_ITER_CREATE, &attr);
+	if (fd < 0) {
+		ret = -errno;
+		goto out_link;
+	}
+	for (;;) {
+		if (*cap - have < 65536) {
+			size_t ncap = *cap ? *cap * 2 : 1 << 20;
+			char *p = realloc(*buf, ncap);
+
+			if (!p) {
+				ret = -ENOMEM;
+				goto out_close;
+			}
+			*buf = p;
+			*cap = ncap;
+		}
+		n = read(fd, *buf + have, *cap - have);
+		if (n < 0 && (errno == EINTR || (errno == EAGAIN && again_goes_on)))
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			goto out_close;
+		}
+		if (!n)
+			break;
+		have += n;
+	}
+	ret = have;
+out_close:
+	close(fd);
+out_link:
+	close(link);
+	return ret;
+}
+
+void bpf_load_why(int err, char *why, size_t len)
+{
+	char mode[128];
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(why, len, "the kernel has no BTF (/sys/kernel/btf/vmlinux, "
+			 "CONFIG_DEBUG_INFO_BTF): the BPF reader cannot load");
+		return;
+	}
+	if (err == -EPERM || err == -EACCES) {
+		FILE *f = fopen("/sys/kernel/security/lockdown", "r");
+
+		if (f && fgets(mode, sizeof(mode), f) && strstr(mode, "[confidentiality]")) {
+			fclose(f);
+			snprintf(why, len, "kernel lockdown (confidentiality) forbids BPF from "
+				 "reading kernel memory");
+			return;
+		}
+		if (f)
+			fclose(f);
+		snprintf(why, len, "loading BPF needs CAP_BPF and CAP_PERFMON (root): %s",
+			 strerror(-err));
+		return;
+	}
+	/* the loader is a BPF_PROG_TYPE_SYSCALL program using the kernel's own CO-RE */
+	snprintf(why, len, "the BPF reader failed to load: %s (it needs Linux 5.17 or later)",
+		 strerror(-err));
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpf - every process's credentials from one pass of a BPF task iterator.
+ *
+ * What /proc/PID/status would say of each process (capdump.bpf.c), read
+ * as fixed-size records instead of a status file the kernel formats and
+ * rtla parses per process: on a host of thousands of processes most of
+ * capdump's time. Used for a scan of the live system when it loads (root,
+ * a kernel with BTF) and rtla sees the machine's own PIDs and UIDs; else
+ * /proc is read, as always on a captured tree.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpf_iter.h"
+#include "capdump/capdump.h"
+#include "msg.h"
+#include "capdump.skel.h"	/* generated: the real skeleton, or CAPDUMP_NO_BPF */
+
+/* The record capdump.bpf.c writes per process (the same layout there). */
+#define REC_KTHREAD	1
+#define REC_NNP		2
+#define REC_ZOMBIE	4
+#define REC_SELF	8
+#define REC_SECCOMP	16
+
+struct capdump_rec {
+	uint32_t tgid;
+	uint32_t ppid;
+	uint32_t euid;
+	uint32_t flags;
+	int32_t seccomp;
+	uint32_t cap_size;
+	uint64_t cap[CAPDUMP_NR_SETS];
+	char comm[16];
+};
+
+void capdump_bpf_free(struct capdump_bpf_procs *procs)
+{
+	free(procs->buf);
+	memset(procs, 0, sizeof(*procs));
+}
+
+static const struct capdump_rec *rec_at(const struct capdump_bpf_procs *procs, size_t i)
+{
+	return (const struct capdump_rec *)procs->buf + i;
+}
+
+pid_t capdump_bpf_pid(const struct capdump_bpf_procs *procs, size_t i)
+{
+	return rec_at(procs, i)->tgid;
+}
+
+/* The status Name of a task name: the kernel escapes a newline and a backslash. */
+static void escape_comm(const char *comm, char *name, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < 16 && comm[i] && o + 3 < len; i++) {
+		if (comm[i] == '\n' || comm[i] == '\\') {
+			name[o++] = '\\';
+			name[o++] = comm[i] == '\n' ? 'n' : '\\';
+		} else {
+			name[o++] = comm[i];
+		}
+	}
+	name[o] = '\0';
+}
+
+bool capdump_bpf_status(const struct capdump_bpf_procs *procs, size_t i,
+			struct capdump_status *st)
+{
+	const struct capdump_rec *r = rec_at(procs, i);
+
+	memset(st, 0, sizeof(*st));
+	escape_comm(r->comm, st->name, sizeof(st->name));
+	st->state = r->flags & REC_ZOMBIE ? 'Z' : 0;
+	st->ppid = r->ppid;
+	st->uid = r->euid;
+	st->has_ppid = st->has_uid = true;
+	for (int s = 0; s < CAPDUMP_NR_SETS; s++)
+		st->set[s] = r->cap[s];
+	st->has_set = (1u << CAPDUMP_NR_SETS) - 1;
+	st->kthread = !!(r->flags & REC_KTHREAD);
+	st->nnp = !!(r->flags & REC_NNP);
+	st->seccomp = r->flags & REC_SECCOMP ? r->seccomp : -1;
+	/* a kernel thread's status Name is longer than its task name (kworker/0:1-events) */
+	return st->kthread;
+}
+
+ssize_t capdump_bpf_find(const struct capdump_bpf_procs *procs, pid_t pid)
+{
+	size_t lo = 0, hi = procs->nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		pid_t p = rec_at(procs, mid)->tgid;
+
+		if (p == pid)
+			return mid;
+		if (p < (pid_t)pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/*
+ * The iterator sees the machine's PIDs and UIDs; /proc and the user see
+ * those of rtla's namespaces. They are the same only in the first ones.
+ */
+static bool same_namespaces(const struct capdump_bpf_procs *procs, char *why, size_t len)
+{
+	char map[128];
+	unsigned long a, b, c;
+	FILE *f;
+	bool identity;
+
+	for (size_t i = 0; i < procs->nr; i++) {
+		const struct capdump_rec *r = rec_at(procs, i);
+
+		if (!(r->flags & REC_SELF))
+			continue;
+		if ((pid_t)r->tgid == getpid())
+			break;
+		snprintf(why, len, "rtla runs in a PID namespace of its own: the BPF reader "
+			 "sees the host's PIDs");
+		return false;
+	}
+	f = fopen("/proc/self/uid_map", "r");
+	identity = f && fgets(map, sizeof(map), f) &&
+		   sscanf(map, "%lu %lu %lu", &a, &b, &c) == 3 && !a && !b && c == 4294967295UL &&
+		   !fgets(map, sizeof(map), f);
+	if (f)
+		fclose(f);
+	if (!identity)
+		snprintf(why, len, "rtla runs in a user namespace: the BPF reader sees the "
+			 "host's UIDs");
+	return identity;
+}
+
+/*
+ * rtla's own record against capget(2) of itself: the sets where the
+ * program read them, in the byte order it read them. Once, not per
+ * process: the layout is the kernel's, the same for every process.
+ */
+static bool sets_agree(const struct capdump_bpf_procs *procs, char *why, size_t len)
+{
+	uint64_t cg[CAPDUMP_NR_SETS];
+	ssize_t i = capdump_bpf_find(procs, getpid());
+	char note[CAPDUMP_NOTE_MAX];
+	int err;
+
+	if (i < 0) {
+		snprintf(why, len, "the BPF pass did not see rtla itself");
+		return false;
+	}
+	err = capdump_capget(getpid(), cg);
+
+	if (err) {
+		snprintf(why, len, "capget: %s", strerror(-err));
+		return false;
+	}
+	if (!capdump_crosscheck(rec_at(procs, i)->cap, cg, note, sizeof(note)))
+		return true;
+	snprintf(why, len, "the BPF reader's sets of rtla disagree with capget: %s", note);
+	return false;
+}
+
+static int cmp_tgid(const void *a, const void *b)
+{
+	const struct capdump_rec *x = a, *y = b;
+
+	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+}
+
+#ifdef CAPDUMP_NO_BPF
+
+int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len)
+{
+	(void)cmp_tgid;
+	(void)same_namespaces;
+	(void)sets_agree;
+	memset(procs, 0, sizeof(*procs));
+	snprintf(why, len, "this rtla was built without the BPF reader (%s)", CAPDUMP_NO_BPF);
+	return -EOPNOTSUPP;
+}
+
+#else
+
+int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len)
+{
+	static char log[1 << 16];
+	struct capdump_bpf *skel;
+	double t0 = bpf_now_ms();
+	size_t cap = 0;
+	ssize_t n;
+	int err;
+
+	memset(procs, 0, sizeof(*procs));
+	skel = capdump_bpf__open();
+	if (!skel) {
+		snprintf(why, len, "out of memory");
+		return -ENOMEM;
+	}
+	if (msg_debug_enabled()) {
+		skel->ctx.log_level = 1;
+		skel->ctx.log_size = sizeof(log);
+		skel->ctx.log_buf = (uintptr_t)log;
+	}
+	err = capdump_bpf__load(skel);
+	if (err) {
+		if (log[0])
+			debug_msg("BPF: verifier log: %s", log);
+		bpf_load_why(err, why, len);
+		goto out;
+	}
+	procs->load_ms = bpf_now_ms() - t0;
+	t0 = bpf_now_ms();
+	n = bpf_iter_read(skel->progs.capdump_tasks.prog_fd, &procs->buf, &cap, true);
+	procs->iter_ms = bpf_now_ms() - t0;
+	if (n < 0) {
+		err = n;
+		snprintf(why, len, "the BPF task iterator failed: %s", strerror(-err));
+		goto out;
+	}
+	procs->nr = n / sizeof(struct capdump_rec);
+	if (procs->nr && rec_at(procs, 0)->cap_size != sizeof(uint64_t)) {
+		err = -EINVAL;
+		snprintf(why, len, "this kernel's capability sets are %u bytes, not 8",
+			 rec_at(procs, 0)->cap_size);
+		goto out;
+	}
+	/* the iterator goes up the PIDs; sorted anyway, for the lookups */
+	qsort(procs->buf, procs->nr, sizeof(struct capdump_rec), cmp_tgid);
+	if (!same_namespaces(procs, why, len))
+		err = -EXDEV;
+	else if (!sets_agree(procs, why, len))
+		err = -EIO;
+out:
+	if (err)
+		capdump_bpf_free(procs);
+	capdump_bpf__destroy(skel);
+	return err;
+}
+
+#endif

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * capdump.bpf - one task iterator: per process, what /proc/PID/status says
+ * of its credentials (the five capability sets, the effective UID,
+ * no_new_privs, the seccomp mode), its parent and its name, as a
+ * fixed-size record. One pass through the kernel instead of a status file
+ * formatted and parsed per process.
+ *
+ * Compiled once with clang into a CO-RE object; its light skeleton's loader
+ * program has the kernel fit it to its own BTF at load time (see
+ * mdwe.bpf.c). Only the fields read are declared. kernel_cap_t changed in
+ * 6.3 from two u32 (caps 0-31, then 32-63) to one u64: on a little-endian
+ * machine the same eight bytes read as the same u64, and CO-RE finds each
+ * set by its field's name in struct cred, whatever the struct's own name.
+ */
+typedef unsigned char __u8;
+typedef unsigned short __u16;
+typedef unsigned int __u32;
+typedef unsigned long long __u64;
+typedef signed char __s8;
+typedef short __s16;
+typedef int __s32;
+typedef long long __s64;
+typedef __u16 __be16;
+typedef __u32 __be32;
+typedef __u32 __wsum;
+
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+#define PF_KTHREAD		0x00200000
+#define PFA_NO_NEW_PRIVS	0	/* a bit of task->atomic_flags */
+#define EXIT_ZOMBIE		0x20
+
+/* What user space reads for each process (bpf.c has the same layout). */
+#define REC_KTHREAD	1
+#define REC_NNP		2
+#define REC_ZOMBIE	4
+#define REC_SELF	8	/* the reader itself: user space checks its PID namespace */
+#define REC_SECCOMP	16	/* the kernel has seccomp: .seccomp is its mode */
+
+struct capdump_rec {
+	__u32 tgid;
+	__u32 ppid;
+	__u32 euid;
+	__u32 flags;
+	__s32 seccomp;
+	__u32 cap_size;		/* sizeof(kernel_cap_t): 8 where the sets are read right */
+	__u64 cap[5];		/* inheritable, permitted, effective, bounding, ambient */
+	char comm[16];
+};
+
+typedef struct {
+	__u64 val;
+} kernel_cap_t;
+
+typedef struct {
+	__u32 val;
+} kuid_t;
+
+struct cred {
+	kuid_t euid;
+	kernel_cap_t cap_inheritable;
+	kernel_cap_t cap_permitted;
+	kernel_cap_t cap_effective;
+	kernel_cap_t cap_bset;
+	kernel_cap_t cap_ambient;
+} __attribute__((preserve_access_index));
+
+struct seccomp {
+	int mode;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	unsigned int flags;
+	int exit_state;
+	int pid;
+	int tgid;
+	unsigned long atomic_flags;
+	struct task_struct *real_parent;
+	const struct cred *real_cred;
+	char comm[16];
+	struct seccomp seccomp;
+} __attribute__((preserve_access_index));
+
+struct seq_file;
+
+struct bpf_iter_meta {
+	struct seq_file *seq;
+} __attribute__((preserve_access_index));
+
+struct bpf_iter__task {
+	struct bpf_iter_meta *meta;
+	struct task_struct *task;
+} __attribute__((preserve_access_index));
+
+SEC("iter/task")
+int capdump_tasks(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct capdump_rec rec = {};
+	const struct cred *cred;
+
+	if (!task)
+		return 0;
+	rec.tgid = BPF_CORE_READ(task, tgid);
+	/* a process is its leader: /proc/PID/status of the leader */
+	if (BPF_CORE_READ(task, pid) != rec.tgid)
+		return 0;
+	rec.ppid = BPF_CORE_READ(task, real_parent, tgid);
+	if (BPF_CORE_READ(task, flags) & PF_KTHREAD)
+		rec.flags |= REC_KTHREAD;
+	if (BPF_CORE_READ(task, atomic_flags) & (1UL << PFA_NO_NEW_PRIVS))
+		rec.flags |= REC_NNP;
+	if (BPF_CORE_READ(task, exit_state) & EXIT_ZOMBIE)
+		rec.flags |= REC_ZOMBIE;
+	if ((__u64)task == bpf_get_current_task())
+		rec.flags |= REC_SELF;
+	if (bpf_core_field_exists(task->seccomp)) {
+		rec.flags |= REC_SECCOMP;
+		rec.seccomp = BPF_CORE_READ(task, seccomp.mode);
+	}
+	bpf_core_read(&rec.comm, sizeof(rec.comm), &task->comm);
+	/* the objective credentials, as /proc shows them */
+	cred = BPF_CORE_READ(task, real_cred);
+	rec.euid = BPF_CORE_READ(cred, euid.val);
+	rec.cap_size = bpf_core_field_size(cred->cap_effective);
+	bpf_core_read(&rec.cap[0], sizeof(rec.cap[0]), &cred->cap_inheritable);
+	bpf_core_read(&rec.cap[1], sizeof(rec.cap[1]), &cred->cap_permitted);
+	bpf_core_read(&rec.cap[2], sizeof(rec.cap[2]), &cred->cap_effective);
+	bpf_core_read(&rec.cap[3], sizeof(rec.cap[3]), &cred->cap_bset);
+	bpf_core_read(&rec.cap[4], sizeof(rec.cap[4]), &cred->cap_ambient);
+	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
