@@ -181,8 +181,8 @@ BPF_SKELS := $(BUILD)/gen/mdwe.skel.h $(BUILD)/gen/capdump.skel.h
 # source file, which rtla embeds, so not the build folder.
 BPF_PATH_MAPS = $(filter -ffile-prefix-map=% -fdebug-prefix-map=%,$(CFLAGS))
 
-$(BUILD)/gen/mdwe.skel.h: src/mdwe_check/mdwe.bpf.c
-$(BUILD)/gen/capdump.skel.h: src/capdump/capdump.bpf.c
+$(BUILD)/gen/mdwe.skel.h: src/mdwe_check/mdwe.bpf.c src/bpf_iter.bpf.h
+$(BUILD)/gen/capdump.skel.h: src/capdump/capdump.bpf.c src/bpf_iter.bpf.h
 $(BPF_SKELS): | pkgcheck
 	@mkdir -p $(dir $@)
 	$(Q)name=$(basename $(basename $(notdir $@))); missing=; \
@@ -195,7 +195,7 @@ $(BPF_SKELS): | pkgcheck
 			"$$(echo $$name | tr a-z A-Z)" "$$missing" >$@; \
 	else \
 		printf '  %-7s %s\n' BPF $(BUILD)/gen/$$name.bpf.o; \
-		$(BPF_CLANG) -g -O2 -target bpf -Wall $(BPF_PATH_MAPS) -c $< -o $(BUILD)/gen/$$name.bpf.o && \
+		$(BPF_CLANG) -g -O2 -target bpf -Wall -Isrc $(BPF_PATH_MAPS) -c $< -o $(BUILD)/gen/$$name.bpf.o && \
 		$(BPFTOOL) gen skeleton -L $(BUILD)/gen/$$name.bpf.o name $${name}_bpf >$@.tmp && \
 		mv $@.tmp $@; \
 	fi

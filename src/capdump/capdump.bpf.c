@@ -13,20 +13,7 @@
  * machine the same eight bytes read as the same u64, and CO-RE finds each
  * set by its field's name in struct cred, whatever the struct's own name.
  */
-typedef unsigned char __u8;
-typedef unsigned short __u16;
-typedef unsigned int __u32;
-typedef unsigned long long __u64;
-typedef signed char __s8;
-typedef short __s16;
-typedef int __s32;
-typedef long long __s64;
-typedef __u16 __be16;
-typedef __u32 __be32;
-typedef __u32 __wsum;
-
-#include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
+#include "bpf_iter.bpf.h"
 
 #define PF_KTHREAD		0x00200000
 #define PFA_NO_NEW_PRIVS	0	/* a bit of task->atomic_flags */
@@ -81,17 +68,6 @@ struct task_struct {
 	const struct cred *real_cred;
 	char comm[16];
 	struct seccomp seccomp;
-} __attribute__((preserve_access_index));
-
-struct seq_file;
-
-struct bpf_iter_meta {
-	struct seq_file *seq;
-} __attribute__((preserve_access_index));
-
-struct bpf_iter__task {
-	struct bpf_iter_meta *meta;
-	struct task_struct *task;
 } __attribute__((preserve_access_index));
 
 SEC("iter/task")

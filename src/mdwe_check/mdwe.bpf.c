@@ -15,20 +15,7 @@
  * mm_struct below describe the two layouts and exactly one of them matches
  * a given kernel.
  */
-typedef unsigned char __u8;
-typedef unsigned short __u16;
-typedef unsigned int __u32;
-typedef unsigned long long __u64;
-typedef signed char __s8;
-typedef short __s16;
-typedef int __s32;
-typedef long long __s64;
-typedef __u16 __be16;
-typedef __u32 __be32;
-typedef __u32 __wsum;
-
-#include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
+#include "bpf_iter.bpf.h"
 
 #define MMF_HAS_MDWE		28
 #define MMF_HAS_MDWE_NO_INHERIT	29
@@ -70,17 +57,6 @@ struct task_struct {
 	int tgid;
 	struct mm_struct *mm;
 	struct task_struct *group_leader;
-} __attribute__((preserve_access_index));
-
-struct seq_file;
-
-struct bpf_iter_meta {
-	struct seq_file *seq;
-} __attribute__((preserve_access_index));
-
-struct bpf_iter__task {
-	struct bpf_iter_meta *meta;
-	struct task_struct *task;
 } __attribute__((preserve_access_index));
 
 struct bpf_iter__task_vma {

@@ -172,27 +172,7 @@ bpf_targets() {
 	[ "$(grep "^${targets#* } " "$tmp/bpf" | cut -d' ' -f4,7,11)" = 'se\x5c\x5ccc\x5cnomp 0000000000000000 strict' ]
 	[ "$(grep "^${targets#* } " "$tmp/bpf" | cut -d' ' -f6)" = "$(status_set "${targets#* }" CapPrm)" ]
 	exec 7>&-
-	# every process the same in both /proc reads: the same row from BPF (a
-	# kernel worker's name says what it works on, and that changes)
-	python3 - "$tmp/proc" "$tmp/bpf" "$tmp/proc2" <<-'EOF2'
-		import sys
-		def rows(path):
-		    lines = open(path).read().splitlines()
-		    assert lines[0] == "PID PPID UID COMMAND CAPINH CAPPRM CAPEFF CAPBND CAPAMB NNP SECCOMP", lines[0]
-		    out = {}
-		    for l in lines[1:]:
-		        f = l.split(" ")
-		        if f[3].startswith("[kworker/"):
-		            f[3] = "[kworker]"
-		        out[f[0]] = f
-		    return out
-		proc, bpf, proc2 = (rows(p) for p in sys.argv[1:])
-		stable = [p for p in proc if proc2.get(p) == proc[p]]
-		wrong = ["%s\n  proc %s\n  bpf  %s" % (p, proc[p], bpf.get(p)) for p in stable if bpf.get(p) != proc[p]]
-		assert not wrong, "\n".join(["rows that differ:"] + wrong)
-		assert "1" in stable and "2" in stable and len(stable) >= 10, stable
-		print("%d processes compared" % len(stable))
-	EOF2
+	python3 "$BATS_TEST_DIRNAME/../kernel/guest-lib/capdump-agree.py" "$tmp/proc" "$tmp/bpf" "$tmp/proc2"
 }
 
 @test "--method: named PIDs and the STATE column read /proc; bad values, --files, --sysroot and a user are one line" {

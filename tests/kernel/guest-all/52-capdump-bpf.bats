@@ -34,22 +34,5 @@ teardown() {
 	"$RTLA" capdump -a --raw -o "$cols" --method proc >proc2
 	grep "^$! " bpf
 	[ "$(grep "^$! " bpf | cut -d' ' -f3-)" = "65534 sleep 0000008000002000 0000008000002000 0000008000002000 0000008000802000 0000008000002000 yes disabled" ]
-	# the rows of every process the two /proc reads agree on
-	python3 - proc bpf proc2 <<-'EOF'
-		import sys
-		def rows(path):
-		    out = {}
-		    for l in open(path).read().splitlines()[1:]:
-		        f = l.split(" ")
-		        if f[3].startswith("[kworker/"):
-		            f[3] = "[kworker]"
-		        out[f[0]] = f
-		    return out
-		proc, bpf, proc2 = (rows(p) for p in sys.argv[1:])
-		stable = [p for p in proc if proc2.get(p) == proc[p]]
-		wrong = ["%s\n  proc %s\n  bpf  %s" % (p, proc[p], bpf.get(p)) for p in stable if bpf.get(p) != proc[p]]
-		assert not wrong, "\n".join(["rows that differ:"] + wrong)
-		assert "1" in stable and "2" in stable and len(stable) >= 10, stable
-		print("%d processes compared" % len(stable))
-	EOF
+	python3 /vm/lib/capdump-agree.py proc bpf proc2
 }
