@@ -10,7 +10,10 @@
 #           median wall time of interleaved rounds and peak RSS. Goals:
 #           capdump <= 0.25x pscap, mdwe <= 0.25x the scan. The floor column is
 #           cat of every /proc/PID/status against pscap: what reading them
-#           costs the kernel, which no /proc reader goes below.
+#           costs the kernel, which no /proc reader goes below. The static
+#           columns are the ratios of the board bundle's static rtla (RTLA_STATIC,
+#           build/rtla-static by default, when it exists), which maps no
+#           shared libraries when it starts.
 #  files    rtla capdump --files -R /usr -a: peak RSS and rows (goal <= 16 MiB),
 #           against getcap -r /usr.
 #  startup  what a script calling rtla in a loop pays: rtla --help and
@@ -54,6 +57,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 rtla=$(readlink -f "${RTLA:-build/rtla}")
+rtla_static=$(readlink -f "${RTLA_STATIC:-${rtla%/*}/rtla-static}")
 sizes=${SIZES:-2000 10000 30000}
 runs=${RUNS:-9}
 vcpus=${VCPUS:-1 4 16 64}
@@ -88,15 +92,19 @@ median() { sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2
 
 # rounds NAME=CMD...: RUNS interleaved rounds (a busy spell of the machine
 # hits every command alike), one warm-up first; the wall ms of each run in
-# $tmp/NAME.ms and its peak RSS (kB) in $tmp/NAME.kb
+# $tmp/NAME.ms and its peak RSS (kB) in $tmp/NAME.kb. A CMD runs as its
+# words, without a shell around it (whose start would be counted to both
+# sides), unless it has a glob for a shell to expand.
 rounds() {
-	local spec name t0 t1 r
+	local spec name t0 t1 r argv
 	for name in "$@"; do rm -f "$tmp/${name%%=*}".{ms,kb}; done
 	for r in $(seq 0 "$runs"); do
 		for spec in "$@"; do
 			name=${spec%%=*}
+			argv=(bash -c "${spec#*=}")
+			if [[ ${spec#*=} != *[\*\?\[]* ]]; then read -ra argv <<<"${spec#*=}"; fi
 			t0=$EPOCHREALTIME
-			/usr/bin/time -f '%M' -o "$tmp/rss" bash -c "${spec#*=}" >/dev/null 2>&1
+			/usr/bin/time -f '%M' -o "$tmp/rss" "${argv[@]}" >/dev/null 2>&1 || true
 			t1=$EPOCHREALTIME
 			((r)) || continue
 			awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", (b - a) * 1000 }' >>"$tmp/$name.ms"
@@ -118,8 +126,12 @@ SCAN
 	echo "processes: rtla capdump -a vs pscap -a, rtla mdwe vs the /proc/*/maps scan;"
 	echo "floor: cat of every /proc/PID/status, the kernel's share of any tool that reads them"
 	echo "(median wall ms of $runs interleaved rounds; peak RSS in kB)"
-	printf '%8s | %9s %9s %6s %8s %6s | %9s %9s %6s %8s\n' procs capdump pscap ratio "RSS kB" \
-		floor mdwe scan ratio "RSS kB"
+	local static=() cs=- ms_=-
+	if [ -x "$rtla_static" ]; then
+		static=(capdump_s="$rtla_static capdump -a" mdwe_s="$rtla_static mdwe")
+	fi
+	printf '%8s | %9s %9s %6s %6s %8s %6s | %9s %9s %6s %6s %8s\n' procs capdump pscap ratio static \
+		"RSS kB" floor mdwe scan ratio static "RSS kB"
 	for n in $sizes; do
 		while [ "$(nprocs)" -lt "$n" ]; do
 			for _ in $(seq $(((n - $(nprocs)) < 500 ? n - $(nprocs) : 500))); do
@@ -132,11 +144,14 @@ SCAN
 			sleep 0.1
 		done
 		rounds capdump="$rtla capdump -a" pscap="pscap -a" \
-			floor="cat /proc/[0-9]*/status" mdwe="$rtla mdwe" scan="sh $tmp/scan.sh"
-		printf '%8d | %9s %9s %6s %8s %6s | %9s %9s %6s %8s\n' "$(nprocs)" \
-			"$(ms capdump)" "$(ms pscap)" "$(ratio "$(ms capdump)" "$(ms pscap)")" "$(kb capdump)" \
-			"$(ratio "$(ms floor)" "$(ms pscap)")" \
-			"$(ms mdwe)" "$(ms scan)" "$(ratio "$(ms mdwe)" "$(ms scan)")" "$(kb mdwe)"
+			floor="cat /proc/[0-9]*/status" mdwe="$rtla mdwe" scan="sh $tmp/scan.sh" "${static[@]}"
+		if [ ${#static[@]} -gt 0 ]; then
+			cs=$(ratio "$(ms capdump_s)" "$(ms pscap)") ms_=$(ratio "$(ms mdwe_s)" "$(ms scan)")
+		fi
+		printf '%8d | %9s %9s %6s %6s %8s %6s | %9s %9s %6s %6s %8s\n' "$(nprocs)" \
+			"$(ms capdump)" "$(ms pscap)" "$(ratio "$(ms capdump)" "$(ms pscap)")" "$cs" \
+			"$(kb capdump)" "$(ratio "$(ms floor)" "$(ms pscap)")" \
+			"$(ms mdwe)" "$(ms scan)" "$(ratio "$(ms mdwe)" "$(ms scan)")" "$ms_" "$(kb mdwe)"
 	done
 	echo "goals: capdump <= 0.25x pscap, mdwe <= 0.25x the scan"
 	kill "${sleepers[@]}" 2>/dev/null || true
@@ -157,7 +172,7 @@ part_startup() {
 	command -v getpcaps >/dev/null || die "startup needs getpcaps (libcap2-bin)"
 	runs=$((runs * 5)) rounds help="$rtla --help" one="$rtla capdump 1" \
 		getpcaps="getpcaps 1" true=true
-	echo "start-up (median wall ms of interleaved runs, bash -c included: 'true' is its share):"
+	echo "start-up (median wall ms of interleaved runs, GNU time's fork and exec included: 'true' is their share):"
 	printf '  %-16s %6s ms\n' "rtla --help" "$(ms help)" "rtla capdump 1" "$(ms one)" \
 		"getpcaps 1" "$(ms getpcaps)" "true" "$(ms true)"
 	echo "  rtla capdump 1 / getpcaps 1: $(ratio "$(ms one)" "$(ms getpcaps)")"
