@@ -546,7 +546,8 @@ static int choose_reader(struct proc_scan *ps)
 	struct capdump_opts *o = ps->ctx->opt;
 	char why[256];
 
-	if (o->method == CAPDUMP_PROC || (o->method == CAPDUMP_AUTO && o->nargs))
+	/* a captured tree is its /proc; --method bpf with --sysroot is refused earlier */
+	if (!ps->ctx->live || o->method == CAPDUMP_PROC || (o->method == CAPDUMP_AUTO && o->nargs))
 		return 0;
 	if (out_column_shown(ps->t, COL_STATE))
 		snprintf(why, sizeof(why), "the STATE column needs /proc");

@@ -206,6 +206,18 @@ bpf_targets() {
 	diff "$tmp/user2" "$tmp/root2"
 }
 
+@test "--sysroot: a captured tree is read from its /proc, though root could load the pass" {
+	needs_root "the BPF pass loads as root only"
+	# the tree holds this test's own PID, with sets this process has not
+	mkdir -p "$tmp/root/proc/$$" "$tmp/root/proc/sys/kernel"
+	echo 40 >"$tmp/root/proc/sys/kernel/cap_last_cap"
+	printf 'Name:\tcaptured\nState:\tS (sleeping)\nPPid:\t1\nUid:\t0\t0\t0\t0\nCapInh:\t0000000000000001\nCapPrm:\t0000000000000003\nCapEff:\t0000000000000002\nCapBnd:\t0000000000000007\nCapAmb:\t0000000000000001\n' \
+		>"$tmp/root/proc/$$/status"
+	run -0 --separate-stderr "$RTLA" --sysroot "$tmp/root" capdump -a -D --raw -n -o PID,COMMAND,CAPINH,CAPPRM,CAPEFF,CAPBND,CAPAMB
+	[ "$output" = "$$ captured 0000000000000001 0000000000000003 0000000000000002 0000000000000007 0000000000000001" ]
+	[ -z "$stderr" ]
+}
+
 @test "JSON of the live system is valid and holds PID 1" {
 	run "$RTLA" capdump -a -J
 	[ "$status" -eq 0 ]
