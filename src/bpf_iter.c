@@ -18,7 +18,7 @@
 
 #include "bpf_iter.h"
 
-double bpf_now_ms(void)
+double bpf_iter_now_ms(void)
 {
 	struct timespec ts;
 
@@ -82,7 +82,7 @@ out_link:
 	return ret;
 }
 
-void bpf_load_why(int err, char *why, size_t len)
+void bpf_iter_load_why(int err, char *why, size_t len)
 {
 	char mode[128];
 

@@ -24,9 +24,9 @@
 ssize_t bpf_iter_read(int prog_fd, char **buf, size_t *cap, bool again_goes_on);
 
 /* Why a light skeleton's load failed with ERR (-errno), in words a user can act on. */
-void bpf_load_why(int err, char *why, size_t len);
+void bpf_iter_load_why(int err, char *why, size_t len);
 
 /* CLOCK_MONOTONIC in milliseconds, for the readers' -D costs */
-double bpf_now_ms(void);
+double bpf_iter_now_ms(void);
 
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * procscan - the PIDs of every process, live through libproc2 or from a
- * captured tree by readdir.
+ * captured tree by readdir (or live by readdir too, for a caller with a
+ * BPF pass: procscan_dir_pids()).
  *
  * Only PIDS_ID_PID is asked of libproc2: every further item makes it open
  * /proc/PID/stat or status for each process, which the caller is about to

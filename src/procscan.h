@@ -3,7 +3,8 @@
  * procscan - the process scan: which processes exist under the root.
  *
  * On the live system the PIDs come from libproc2; under --sysroot from a
- * readdir of DIR/proc, because libproc2 only ever reads the real /proc.
+ * readdir of DIR/proc, because libproc2 only ever reads the real /proc
+ * (and procscan_dir_pids() reads the live /proc's directory names too).
  * Either way the list holds thread-group leaders only, in ascending order.
  * What a command then reads about each PID goes through sysroot_*(), and a
  * PID may have exited by then: callers treat ENOENT/ESRCH as "gone".
@@ -24,7 +25,8 @@ int procscan_pids(struct procscan *ps);
 /*
  * The same from the names of /proc's directories alone, without the stat
  * libproc2 makes of each (most of a listing's cost): for a caller that has
- * the processes from a BPF pass and looks only for those it missed.
+ * what it shows of each process from a BPF pass, and needs the listing only
+ * to know which processes there are (one the pass missed, one gone since).
  */
 int procscan_dir_pids(struct procscan *ps);
 void procscan_free(struct procscan *ps);

@@ -37,6 +37,7 @@ struct capdump_rec {
 	uint64_t cap[CAPDUMP_NR_SETS];
 	char comm[16];
 };
+_Static_assert(sizeof(struct capdump_rec) == 80, "capdump.bpf.c writes 80-byte records");
 
 void capdump_bpf_free(struct capdump_bpf_procs *procs)
 {
@@ -49,17 +50,11 @@ static const struct capdump_rec *rec_at(const struct capdump_bpf_procs *procs, s
 	return (const struct capdump_rec *)procs->buf + i;
 }
 
-pid_t capdump_bpf_pid(const struct capdump_bpf_procs *procs, size_t i)
-{
-	return rec_at(procs, i)->tgid;
-}
-
-/* The status Name of a task name: the kernel escapes a newline and a backslash. */
-static void escape_comm(const char *comm, char *name, size_t len)
+void capdump_escape_name(const char *comm, size_t n, char *name, size_t len)
 {
 	size_t o = 0;
 
-	for (size_t i = 0; i < 16 && comm[i] && o + 3 < len; i++) {
+	for (size_t i = 0; i < n && comm[i] && o + 3 < len; i++) {
 		if (comm[i] == '\n' || comm[i] == '\\') {
 			name[o++] = '\\';
 			name[o++] = comm[i] == '\n' ? 'n' : '\\';
@@ -76,7 +71,7 @@ bool capdump_bpf_status(const struct capdump_bpf_procs *procs, size_t i,
 	const struct capdump_rec *r = rec_at(procs, i);
 
 	memset(st, 0, sizeof(*st));
-	escape_comm(r->comm, st->name, sizeof(st->name));
+	capdump_escape_name(r->comm, sizeof(r->comm), st->name, sizeof(st->name));
 	st->state = r->flags & REC_ZOMBIE ? 'Z' : 0;
 	st->ppid = r->ppid;
 	st->uid = r->euid;
@@ -108,6 +103,17 @@ ssize_t capdump_bpf_find(const struct capdump_bpf_procs *procs, pid_t pid)
 	}
 	return -1;
 }
+
+#ifdef CAPDUMP_NO_BPF
+
+int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len)
+{
+	memset(procs, 0, sizeof(*procs));
+	snprintf(why, len, "this rtla was built without the BPF reader (%s)", CAPDUMP_NO_BPF);
+	return -EOPNOTSUPP;
+}
+
+#else
 
 /*
  * The iterator sees the machine's PIDs and UIDs; /proc and the user see
@@ -178,25 +184,11 @@ static int cmp_tgid(const void *a, const void *b)
 	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
 }
 
-#ifdef CAPDUMP_NO_BPF
-
-int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len)
-{
-	(void)cmp_tgid;
-	(void)same_namespaces;
-	(void)sets_agree;
-	memset(procs, 0, sizeof(*procs));
-	snprintf(why, len, "this rtla was built without the BPF reader (%s)", CAPDUMP_NO_BPF);
-	return -EOPNOTSUPP;
-}
-
-#else
-
 int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len)
 {
 	static char log[1 << 16];
 	struct capdump_bpf *skel;
-	double t0 = bpf_now_ms();
+	double t0 = bpf_iter_now_ms();
 	size_t cap = 0;
 	ssize_t n;
 	int err;
@@ -216,19 +208,25 @@ int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len)
 	if (err) {
 		if (log[0])
 			debug_msg("BPF: verifier log: %s", log);
-		bpf_load_why(err, why, len);
+		bpf_iter_load_why(err, why, len);
 		goto out;
 	}
-	procs->load_ms = bpf_now_ms() - t0;
-	t0 = bpf_now_ms();
+	procs->load_ms = bpf_iter_now_ms() - t0;
+	t0 = bpf_iter_now_ms();
 	n = bpf_iter_read(skel->progs.capdump_tasks.prog_fd, &procs->buf, &cap, true);
-	procs->iter_ms = bpf_now_ms() - t0;
+	procs->iter_ms = bpf_iter_now_ms() - t0;
 	if (n < 0) {
 		err = n;
 		snprintf(why, len, "the BPF task iterator failed: %s", strerror(-err));
 		goto out;
 	}
+	if (n % sizeof(struct capdump_rec)) {
+		err = -EINVAL;
+		snprintf(why, len, "the BPF pass wrote a part of a record (%zd bytes)", n);
+		goto out;
+	}
 	procs->nr = n / sizeof(struct capdump_rec);
+	/* 8 bytes on every kernel so far; wider sets would need this program changed */
 	if (procs->nr && rec_at(procs, 0)->cap_size != sizeof(uint64_t)) {
 		err = -EINVAL;
 		snprintf(why, len, "this kernel's capability sets are %u bytes, not 8",

@@ -8,10 +8,12 @@
  *
  * Compiled once with clang into a CO-RE object; its light skeleton's loader
  * program has the kernel fit it to its own BTF at load time (see
- * mdwe.bpf.c). Only the fields read are declared. kernel_cap_t changed in
- * 6.3 from two u32 (caps 0-31, then 32-63) to one u64: on a little-endian
- * machine the same eight bytes read as the same u64, and CO-RE finds each
- * set by its field's name in struct cred, whatever the struct's own name.
+ * src/bpf_iter.bpf.h). Only the fields read are declared. kernel_cap_t
+ * changed in 6.3 from two u32 (caps 0-31, then 32-63) to one u64: on a
+ * little-endian machine the same eight bytes read as the same u64, and
+ * CO-RE finds each set by its field's name in struct cred, whatever the
+ * struct's own name. A big-endian kernel before 6.3 would swap the halves:
+ * bpf.c compares rtla's own sets with capget and reads /proc then.
  */
 #include "bpf_iter.bpf.h"
 
@@ -25,6 +27,7 @@
 #define REC_ZOMBIE	4
 #define REC_SELF	8	/* the reader itself: user space checks its PID namespace */
 #define REC_SECCOMP	16	/* the kernel has seccomp: .seccomp is its mode */
+/* (struct capdump_rec: src/capdump/bpf.c reads the same layout) */
 
 struct capdump_rec {
 	__u32 tgid;
@@ -32,7 +35,7 @@ struct capdump_rec {
 	__u32 euid;
 	__u32 flags;
 	__s32 seccomp;
-	__u32 cap_size;		/* sizeof(kernel_cap_t): 8 where the sets are read right */
+	__u32 cap_size;		/* sizeof(kernel_cap_t): 8 so far (2 x u32, then u64) */
 	__u64 cap[5];		/* inheritable, permitted, effective, bounding, ambient */
 	char comm[16];
 };
@@ -92,7 +95,8 @@ int capdump_tasks(struct bpf_iter__task *ctx)
 		rec.flags |= REC_ZOMBIE;
 	if ((__u64)task == bpf_get_current_task())
 		rec.flags |= REC_SELF;
-	if (bpf_core_field_exists(task->seccomp)) {
+	/* without CONFIG_SECCOMP the struct is there, empty: ask for the mode itself */
+	if (bpf_core_field_exists(task->seccomp.mode)) {
 		rec.flags |= REC_SECCOMP;
 		rec.seccomp = BPF_CORE_READ(task, seccomp.mode);
 	}

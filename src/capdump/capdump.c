@@ -133,9 +133,8 @@ int capdump_parse_args(int argc, char **argv, struct capdump_opts *o)
 	if (o->method && o->files)
 		return cli_usage_error(&capdump_cli, "--method applies to processes, not --files",
 				       NULL);
-	if (o->method == CAPDUMP_BPF && !sysroot_is_live())
-		return cli_usage_error(&capdump_cli,
-				       "--method bpf reads live processes, not --sysroot", NULL);
+	if (o->method == CAPDUMP_BPF && sysroot_require_live("--method bpf"))
+		return CLI_ERROR;
 	if (o->files)
 		return 0;
 	for (int i = 0; i < o->nargs; i++) {

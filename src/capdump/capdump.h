@@ -4,8 +4,8 @@
  *
  * caps.c holds the pure parts (status and xattr parsers, names, the rule
  * that decides which processes are worth showing), unit-tested on their
- * own; proc.c and files.c read the machine; capdump.c parses options and
- * prints.
+ * own; proc.c and files.c read the machine (bpf.c: proc.c's one BPF pass
+ * over the live processes); capdump.c parses options and prints.
  */
 #ifndef RTLA_CAPDUMP_H
 #define RTLA_CAPDUMP_H
@@ -152,7 +152,6 @@ struct capdump_bpf_procs {
 /* 0, or -errno with why in WHY: not root, no BTF, another namespace... */
 int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len);
 void capdump_bpf_free(struct capdump_bpf_procs *procs);
-pid_t capdump_bpf_pid(const struct capdump_bpf_procs *procs, size_t i);
 /* The index of PID's record, or -1 */
 ssize_t capdump_bpf_find(const struct capdump_bpf_procs *procs, pid_t pid);
 /*
@@ -161,6 +160,11 @@ ssize_t capdump_bpf_find(const struct capdump_bpf_procs *procs, pid_t pid);
  */
 bool capdump_bpf_status(const struct capdump_bpf_procs *procs, size_t i,
 			struct capdump_status *st);
+/*
+ * A task name (N bytes at most) as the status Name line writes it: the
+ * kernel escapes a newline and a backslash. NAME holds LEN bytes.
+ */
+void capdump_escape_name(const char *comm, size_t n, char *name, size_t len);
 int capdump_files(struct capdump_ctx *ctx);
 
 #endif

@@ -3,12 +3,14 @@
  * proc - the capability sets of processes.
  *
  * Every value comes from /proc/PID/status through the sysroot, so a tree
- * captured from a board reads like the board. A scan of the live system
- * reads the same values from one BPF pass instead where it can (bpf.c):
- * the kernel then formats no status file per process. On the live system
- * each process's inheritable, permitted and effective sets are also asked
- * of capget(2): the two must agree, and a disagreement that survives a
- * second look (at /proc) is printed rather than smoothed over.
+ * captured from a board reads like the board. On the live system each
+ * process's inheritable, permitted and effective sets read from /proc are
+ * also asked of capget(2): the two must agree, and a disagreement that
+ * survives a second look is printed rather than smoothed over. A scan of
+ * the live system reads the same values from one BPF pass instead where it
+ * can (bpf.c): the kernel then formats no status file per process. The
+ * pass reads the credentials capget() reads, so its sets are compared with
+ * capget once, on rtla itself, not per process.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -231,32 +233,13 @@ static int read_unreadable(struct proc_scan *ps, struct proc_rec *rec, int err)
 	return 0;
 }
 
-/* 0, or -ENOENT when the process is gone (it exited, or never was). */
-static int read_proc(struct proc_scan *ps, pid_t pid, struct proc_rec *rec)
+/* A set line absent or unparsable: a note, and the row is shown whatever the filter. */
+static void note_bad_sets(struct proc_rec *rec)
 {
 	static const char *const line[CAPDUMP_NR_SETS] = {
 		"CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb",
 	};
-	ssize_t i;
-	int ret;
 
-	memset(rec, 0, sizeof(*rec));
-	rec->pid = pid;
-	/* one the BPF pass did not see (born since) is read from /proc */
-	i = ps->use_bpf ? capdump_bpf_find(&ps->bpf, pid) : -1;
-	if (i >= 0) {
-		rec->name_in_comm = capdump_bpf_status(&ps->bpf, i, &rec->st);
-		rec->has_status = true;
-		goto read;
-	}
-	ret = read_status(ps, pid, &rec->st);
-	if (ret == -ENOENT || ret == -ESRCH)
-		return -ENOENT;
-	if (ret) {
-		capdump_status_parse("", &rec->st);
-		return read_unreadable(ps, rec, ret);
-	}
-	rec->has_status = true;
 	for (int s = 0; s < CAPDUMP_NR_SETS; s++) {
 		if (rec->st.bad_set & (1u << s))
 			note_append(rec->note, sizeof(rec->note), "bad %s line", line[s]);
@@ -265,10 +248,33 @@ static int read_proc(struct proc_scan *ps, pid_t pid, struct proc_rec *rec)
 	}
 	if (rec->st.bad_set || !rec->st.has_set)
 		rec->force = true;
-read:
+}
+
+/* 0, or -ENOENT when the process is gone (it exited, or never was). */
+static int read_proc(struct proc_scan *ps, pid_t pid, struct proc_rec *rec)
+{
+	/* one the BPF pass did not see (born since) is read from /proc */
+	ssize_t i = ps->use_bpf ? capdump_bpf_find(&ps->bpf, pid) : -1;
+	int ret;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->pid = pid;
+	if (i >= 0) {
+		rec->name_in_comm = capdump_bpf_status(&ps->bpf, i, &rec->st);
+	} else {
+		ret = read_status(ps, pid, &rec->st);
+		if (ret == -ENOENT || ret == -ESRCH)
+			return -ENOENT;
+		if (ret) {
+			capdump_status_parse("", &rec->st);
+			return read_unreadable(ps, rec, ret);
+		}
+		note_bad_sets(rec);
+	}
+	rec->has_status = true;
 	if (rec->st.state == 'Z')
 		note_append(rec->note, sizeof(rec->note), "zombie");
-	/* BPF read the sets capget() reads: bpf.c compared them once, on rtla itself */
+	/* the pass read the credentials capget() reads: bpf.c compared them once, on rtla */
 	if (ps->ctx->live && i < 0)
 		crosscheck(ps, rec);
 	return 0;
@@ -282,7 +288,7 @@ static bool is_kthread(const struct proc_rec *rec)
 	return rec->pid == 2 || (rec->st.has_ppid && rec->st.ppid == 2);
 }
 
-/* A kernel thread's Name, as its status has it: /proc/PID/comm less its newline */
+/* A kernel thread's Name, as its status has it: /proc/PID/comm, escaped as there */
 static void read_comm(struct proc_scan *ps, pid_t pid, char *name, size_t len)
 {
 	char buf[128];
@@ -292,10 +298,7 @@ static void read_comm(struct proc_scan *ps, pid_t pid, char *name, size_t len)
 		return;		/* gone since the pass: the task name stands */
 	if (buf[n - 1] == '\n')
 		n--;
-	if ((size_t)n >= len)
-		n = len - 1;
-	memcpy(name, buf, n);
-	name[n] = '\0';
+	capdump_escape_name(buf, n, name, len);
 }
 
 static void set_cmdline(struct proc_scan *ps, struct out_row *r, pid_t pid)

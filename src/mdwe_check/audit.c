@@ -512,7 +512,7 @@ int mdwe_audit(int argc, char **argv)
 	} else {
 		struct procscan scan;
 
-		/* with the BPF pass, the listing only finds what it missed: no stat each */
+		/* with the BPF pass, the listing is only the PIDs: no stat of each */
 		ret = a.flags_known ? procscan_dir_pids(&scan) : procscan_pids(&scan);
 		if (ret) {
 			err_msg("cannot list the processes: %s", strerror(-ret));

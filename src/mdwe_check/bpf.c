@@ -175,7 +175,7 @@ static struct mdwe_bpf *load(int *err)
 int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 {
 	struct mdwe_bpf *skel;
-	double t0 = bpf_now_ms();
+	double t0 = bpf_iter_now_ms();
 	size_t cap = 0, tcap = 0;
 	char *buf = NULL;
 	ssize_t n;
@@ -184,11 +184,11 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 	memset(set, 0, sizeof(*set));
 	skel = load(&err);
 	if (!skel) {
-		bpf_load_why(err, why, len);
+		bpf_iter_load_why(err, why, len);
 		return err;
 	}
-	set->load_ms = bpf_now_ms() - t0;
-	t0 = bpf_now_ms();
+	set->load_ms = bpf_iter_now_ms() - t0;
+	t0 = bpf_iter_now_ms();
 	n = bpf_iter_read(skel->progs.mdwe_tasks.prog_fd, &buf, &cap, false);
 	if (n < 0) {
 		err = n;
@@ -212,7 +212,7 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 			set->task[i].wx_count = set->task[i].wx_bytes = 0;
 		set->wx_known = false;
 	}
-	set->iter_ms = bpf_now_ms() - t0;
+	set->iter_ms = bpf_iter_now_ms() - t0;
 out:
 	if (err)
 		mdwe_flags_free(set);
