@@ -86,22 +86,22 @@ bool capdump_bpf_status(const struct capdump_bpf_procs *procs, size_t i,
 	return st->kthread;
 }
 
+static int cmp_tgid(const void *a, const void *b)
+{
+	const struct capdump_rec *x = a, *y = b;
+
+	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+}
+
 ssize_t capdump_bpf_find(const struct capdump_bpf_procs *procs, pid_t pid)
 {
-	size_t lo = 0, hi = procs->nr;
+	struct capdump_rec key = { .tgid = pid };
+	const struct capdump_rec *r;
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		pid_t p = rec_at(procs, mid)->tgid;
-
-		if (p == pid)
-			return mid;
-		if (p < (pid_t)pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	if (!procs->nr)
+		return -1;
+	r = bsearch(&key, procs->buf, procs->nr, sizeof(key), cmp_tgid);
+	return r ? r - rec_at(procs, 0) : -1;
 }
 
 #ifdef CAPDUMP_NO_BPF
@@ -175,13 +175,6 @@ static bool sets_agree(const struct capdump_bpf_procs *procs, char *why, size_t 
 		return true;
 	snprintf(why, len, "the BPF reader's sets of rtla disagree with capget: %s", note);
 	return false;
-}
-
-static int cmp_tgid(const void *a, const void *b)
-{
-	const struct capdump_rec *x = a, *y = b;
-
-	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
 }
 
 int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len)

@@ -27,7 +27,6 @@
 #define REC_ZOMBIE	4
 #define REC_SELF	8	/* the reader itself: user space checks its PID namespace */
 #define REC_SECCOMP	16	/* the kernel has seccomp: .seccomp is its mode */
-/* (struct capdump_rec: src/capdump/bpf.c reads the same layout) */
 
 struct capdump_rec {
 	__u32 tgid;

@@ -138,6 +138,7 @@ extern const struct out_column capdump_proc_cols[], capdump_file_cols[];
 extern const size_t capdump_proc_ncols, capdump_file_ncols;
 
 int capdump_procs(struct capdump_ctx *ctx);
+int capdump_files(struct capdump_ctx *ctx);
 
 /*
  * Every process of the live system from one BPF task iterator pass (bpf.c),
@@ -165,6 +166,5 @@ bool capdump_bpf_status(const struct capdump_bpf_procs *procs, size_t i,
  * kernel escapes a newline and a backslash. NAME holds LEN bytes.
  */
 void capdump_escape_name(const char *comm, size_t n, char *name, size_t len);
-int capdump_files(struct capdump_ctx *ctx);
 
 #endif

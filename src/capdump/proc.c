@@ -412,21 +412,19 @@ static void show(struct proc_scan *ps, struct proc_rec *rec, const struct proc_r
 		add_row(ps, rec, reason, has_g, g);
 }
 
+static int cmp_rec_pid(const void *a, const void *b)
+{
+	const struct proc_rec *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* recs are in the listing's order, up the PIDs */
 static struct proc_rec *find_rec(struct proc_rec *recs, size_t nr, pid_t pid)
 {
-	size_t lo = 0, hi = nr;
+	struct proc_rec key = { .pid = pid };
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (recs[mid].pid == pid)
-			return &recs[mid];
-		if (recs[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return nr ? bsearch(&key, recs, nr, sizeof(key), cmp_rec_pid) : NULL;
 }
 
 /*

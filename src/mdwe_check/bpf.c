@@ -58,7 +58,6 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 
 #else
 
-
 /* The records mdwe.bpf.c writes: per process, and per W+X mapping. */
 struct mdwe_rec {
 	uint32_t tgid;
