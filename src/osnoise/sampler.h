@@ -196,8 +196,10 @@ struct sampler_event {
 	int32_t arg;		/* irq, vector, softirq vec, next pid, nmi: unused */
 	int32_t arg2;		/* sched_switch: prev pid */
 	uint32_t dur;		/* nmi: handler ns */
-	char name[16];		/* next comm, irq name */
 };
+
+/* next comm, irq name: queued beside the events only when gaps are kept */
+#define SAMPLER_NAME_LEN 16
 
 /* A gap with what explains it, kept for save_trace. */
 struct sampler_trace_rec {
@@ -206,6 +208,7 @@ struct sampler_trace_rec {
 	uint8_t class;
 	uint8_t nev;		/* events inside (all of them, capped at 255) */
 	struct sampler_event ev[SAMPLER_TRACE_REC_EV];
+	char name[SAMPLER_TRACE_REC_EV][SAMPLER_NAME_LEN];
 };
 
 /* Per CPU totals over the whole run, for the summary line. */
@@ -228,6 +231,8 @@ struct sampler_attr_cpu {
 	pid_t spinner;		/* the spinner's tid: switches to it end thread noise */
 	struct sampler_event *ev;	/* queued events, ts order */
 	size_t nev, cap;
+	char (*name)[SAMPLER_NAME_LEN];	/* their names, when gaps are kept */
+	size_t name_cap;
 	size_t cursor;		/* first event a later gap may contain */
 	size_t pdone;		/* first event of the period in progress */
 	uint64_t last_end;	/* the last closed period's end, ticks; 0: none yet */
@@ -270,7 +275,8 @@ struct sampler_attr {
 int sampler_attr_init(struct sampler_attr *a, int nr_cpus, const cpu_set_t *cpus,
 		  const struct sampler_clock *ck, const struct sampler_cfg *cfg);
 void sampler_attr_free(struct sampler_attr *a);
-int sampler_attr_push(struct sampler_attr *a, int cpu, const struct sampler_event *ev);
+int sampler_attr_push(struct sampler_attr *a, int cpu, const struct sampler_event *ev,
+		      const char *name);
 /* Classify one gap; returns its ns when it counts as noise of this run, else 0. */
 uint64_t sampler_attr_gap(struct sampler_attr *a, struct sampler_attr_cpu *c,
 			  const struct sampler_gap *g);

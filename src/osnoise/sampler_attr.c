@@ -58,26 +58,38 @@ int sampler_attr_init(struct sampler_attr *a, int nr_cpus, const cpu_set_t *cpus
 
 void sampler_attr_free(struct sampler_attr *a)
 {
-	for (int cpu = 0; a->cpu && cpu < a->nr_cpus; cpu++)
+	for (int cpu = 0; a->cpu && cpu < a->nr_cpus; cpu++) {
 		free(a->cpu[cpu].ev);
+		free(a->cpu[cpu].name);
+	}
 	free(a->cpu);
 	free(a->keep);
 	a->cpu = NULL;
 	a->keep = NULL;
 }
 
-/* Queue one event of CPU; a full queue drops it (counted, reported). */
-int sampler_attr_push(struct sampler_attr *a, int cpu, const struct sampler_event *ev)
+/*
+ * Queue one event of CPU and its NAME (NULL: none); a full queue drops it
+ * (counted, reported). The names are queued only when gaps are kept, for
+ * the saved trace: the queue is most of the sampler's memory per CPU, and
+ * a name would be 40 % of each event.
+ */
+int sampler_attr_push(struct sampler_attr *a, int cpu, const struct sampler_event *ev,
+		      const char *name)
 {
 	struct sampler_attr_cpu *c;
 
 	if (cpu < 0 || cpu >= a->nr_cpus || !a->cpu[cpu].active)
 		return 0;
 	c = &a->cpu[cpu];
-	if (array_room(&c->ev, &c->cap, c->nev, sizeof(*c->ev), 256, SAMPLER_EVQ_MAX)) {
+	if (array_room(&c->ev, &c->cap, c->nev, sizeof(*c->ev), 256, SAMPLER_EVQ_MAX) ||
+	    (a->keep && array_room(&c->name, &c->name_cap, c->nev, sizeof(*c->name), 256,
+				   SAMPLER_EVQ_MAX))) {
 		c->dropped++;
 		return -ENOMEM;
 	}
+	if (a->keep)
+		snprintf(c->name[c->nev], sizeof(*c->name), "%s", name ? name : "");
 	c->ev[c->nev++] = *ev;
 	return 0;
 }
@@ -187,8 +199,10 @@ static void keep_gap(struct sampler_attr *a, const struct sampler_attr_cpu *c,
 	for (size_t i = first; i < end; i++) {
 		if (!is_entry(&c->ev[i], c->spinner))
 			continue;
-		if (n < SAMPLER_TRACE_REC_EV)
+		if (n < SAMPLER_TRACE_REC_EV) {
 			t->ev[n] = c->ev[i];
+			memcpy(t->name[n], c->name[i], sizeof(t->name[n]));
+		}
 		n++;
 	}
 	t->nev = n > 255 ? 255 : n;
@@ -362,6 +376,8 @@ void sampler_attr_compact(const struct sampler_attr *a, struct sampler_attr_cpu 
 	if (!n)
 		return;
 	memmove(c->ev, c->ev + n, (c->nev - n) * sizeof(*c->ev));
+	if (c->name)
+		memmove(c->name, c->name + n, (c->nev - n) * sizeof(*c->name));
 	c->nev -= n;
 	c->cursor = c->cursor > n ? c->cursor - n : 0;
 	c->pdone = 0;
@@ -390,11 +406,12 @@ static const char *type_name(const struct sampler_attr *a, const struct sampler_
 	return e->type < a->nr_types && a->type_names ? a->type_names[e->type] : "?";
 }
 
-static void print_event(const struct sampler_attr *a, FILE *f, const struct sampler_event *e)
+static void print_event(const struct sampler_attr *a, FILE *f, const struct sampler_event *e,
+			const char *name)
 {
 	switch (e->kind) {
 	case SAMPLER_EV_IRQ:
-		fprintf(f, " irq:%d(%.16s)", e->arg, e->name);
+		fprintf(f, " irq:%d(%.16s)", e->arg, name);
 		break;
 	case SAMPLER_EV_VEC:
 		fprintf(f, " %s(%d)", type_name(a, e), e->arg);
@@ -409,7 +426,7 @@ static void print_event(const struct sampler_attr *a, FILE *f, const struct samp
 		fprintf(f, " nmi(%u ns)", e->dur);
 		break;
 	case SAMPLER_EV_SWITCH:
-		fprintf(f, " switch:%.16s[%d]", e->name, e->arg);
+		fprintf(f, " switch:%.16s[%d]", name, e->arg);
 		break;
 	}
 }
@@ -450,7 +467,7 @@ int sampler_attr_save(const struct sampler_attr *a, FILE *f)
 			(unsigned long long)sampler_ticks_to_ns(a->clock, t->len),
 			sampler_class_name(t->class));
 		for (unsigned k = 0; k < t->nev && k < SAMPLER_TRACE_REC_EV; k++)
-			print_event(a, f, &t->ev[k]);
+			print_event(a, f, &t->ev[k], t->name[k]);
 		if (t->nev > SAMPLER_TRACE_REC_EV)
 			fprintf(f, " (+%d more)", t->nev - SAMPLER_TRACE_REC_EV);
 		fputc('\n', f);

@@ -101,6 +101,7 @@ static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ct
 {
 	struct sampler_trace *t = ctx;
 	struct sampler_event ev = { 0 };
+	char name[SAMPLER_NAME_LEN] = "";
 	const struct trace_event_type *ty = trace_event_type_of(&t->types, e);
 
 	if (!ty)
@@ -112,8 +113,9 @@ static int on_event(struct tep_event *e, struct tep_record *r, int cpu, void *ct
 	ev.arg = trace_events_read_num(ty->field[F_ARG], r->data, -1);
 	ev.arg2 = trace_events_read_num(ty->field[F_ARG2], r->data, -1);
 	ev.dur = trace_events_read_num(ty->field[F_DUR], r->data, 0);
-	trace_events_read_str(ty->str, r, ev.name, sizeof(ev.name));
-	sampler_attr_push(t->attr, cpu, &ev);
+	if (t->attr->keep)
+		trace_events_read_str(ty->str, r, name, sizeof(name));
+	sampler_attr_push(t->attr, cpu, &ev, name);
 	return 0;
 }
 

@@ -20,14 +20,23 @@ static const char *names[] = { "irq_handler_entry", "local_timer_entry", "softir
 
 static struct sampler_clock raw_clock = { .tsc = false, .mult = 1ull << 32 };
 
-static struct sampler_event ev(uint64_t ts, int kind, int arg, int arg2, const char *name)
+/* an event as the tracefs side hands it over: the event and its name */
+struct named_event {
+	struct sampler_event e;
+	const char *name;
+};
+
+static struct named_event ev(uint64_t ts, int kind, int arg, int arg2, const char *name)
 {
 	struct sampler_event e = { .ts = ts, .kind = kind, .arg = arg, .arg2 = arg2 };
 
 	e.type = kind == SAMPLER_EV_VEC || kind == SAMPLER_EV_VEC_EXIT ? 1 : kind == SAMPLER_EV_SWITCH ? 3 : 0;
-	if (name)
-		snprintf(e.name, sizeof(e.name), "%s", name);
-	return e;
+	return (struct named_event){ e, name };
+}
+
+static int push(struct sampler_attr *a, int cpu, const struct named_event *n)
+{
+	return sampler_attr_push(a, cpu, &n->e, n->name);
 }
 
 /* the two ways the sampler counts: every gap, or with IRQs "disabled" */
@@ -62,7 +71,7 @@ static void feed(struct sampler_attr *a)
 	static const struct sampler_gap gaps[] = {
 		{ 10000, 12000 }, { 40000, 5000 }, { 60000, 30000 },
 	};
-	struct sampler_event evs[] = {
+	struct named_event evs[] = {
 		ev(500, SAMPLER_EV_IRQ, 11, 0, "virtio0"),
 		ev(10100, SAMPLER_EV_VEC, 236, 0, NULL),
 		ev(14000, SAMPLER_EV_VEC_EXIT, 236, 0, NULL),
@@ -76,7 +85,7 @@ static void feed(struct sampler_attr *a)
 	};
 
 	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
-		sampler_attr_push(a, 1, &evs[i]);
+		push(a, 1, &evs[i]);
 	for (size_t i = 0; i < sizeof(gaps) / sizeof(gaps[0]); i++)
 		sampler_attr_gap(a, &a->cpu[1], &gaps[i]);
 }
@@ -114,11 +123,11 @@ static void test_back_to_back(void)
 		.iters = 1000,
 	};
 	static const struct sampler_gap gap = { 169900, 2000 };
-	struct sampler_event late[] = {
+	struct named_event late[] = {
 		ev(170000, SAMPLER_EV_IRQ, 11, 0, "virtio0"),
 		ev(171500, SAMPLER_EV_IRQ_EXIT, 11, 0, NULL),
 	};
-	struct sampler_event last = ev(190000, SAMPLER_EV_IRQ, 11, 0, "virtio0");
+	struct named_event last = ev(190000, SAMPLER_EV_IRQ, 11, 0, "virtio0");
 	struct sampler_attr a;
 	struct noise_period p;
 
@@ -133,11 +142,11 @@ static void test_back_to_back(void)
 	is_int(a.cpu[1].nev, 1, "back to back: the IRQ after the period waits");
 
 	for (size_t i = 0; i < sizeof(late) / sizeof(late[0]); i++)
-		sampler_attr_push(&a, 1, &late[i]);
+		push(&a, 1, &late[i]);
 	sampler_attr_gap(&a, &a.cpu[1], &gap);
 	sampler_attr_compact(&a, &a.cpu[1]);
 	is_int(a.cpu[1].nev, 0, "back to back: events behind the last gap are counted and let go");
-	sampler_attr_push(&a, 1, &last);
+	push(&a, 1, &last);
 	ok(sampler_attr_period(&a, &a.cpu[1], &second, &p), "back to back: the second period counts");
 	is_int(p.irq, 3, "back to back: its IRQs, let go or queued, all counted");
 	is_int(p.hw, 0, "back to back: the gap is explained by its IRQ");
@@ -181,7 +190,7 @@ static void test_osnoise_period(void)
 
 static void test_hwnoise_period(void)
 {
-	struct sampler_event nmi = ev(40500, SAMPLER_EV_NMI, 0, 0, NULL);
+	struct named_event nmi = ev(40500, SAMPLER_EV_NMI, 0, 0, NULL);
 	struct sampler_attr a;
 	struct noise_period p;
 
@@ -196,8 +205,8 @@ static void test_hwnoise_period(void)
 
 	/* an NMI inside the quiet gap: NMI noise, still noise in hwnoise */
 	init_attr(&a, HWNOISE, 0, 0);
-	nmi.dur = 3000;
-	sampler_attr_push(&a, 1, &nmi);
+	nmi.e.dur = 3000;
+	push(&a, 1, &nmi);
 	sampler_attr_gap(&a, &a.cpu[1], &(struct sampler_gap){ 40000, 5000 });
 	ok(sampler_attr_period(&a, &a.cpu[1], &(struct sampler_period_rec){ .start = 0, .end = 100000,
 		.sum = 5000, .max = 5000, .gaps = 1, .gap_end = 1 }, &p), "nmi: period counts");
@@ -291,7 +300,7 @@ static void test_losses(void)
 
 	init_attr(&a, OSNOISE, 0, 0);
 	for (int i = 0; i < 3; i++)
-		sampler_attr_push(&a, 0, &(struct sampler_event){ .ts = 1 });
+		sampler_attr_push(&a, 0, &(struct sampler_event){ .ts = 1 }, NULL);
 	is_int(a.cpu[0].nev, 0, "events of CPUs not measured are ignored");
 	sampler_attr_free(&a);
 }
@@ -314,6 +323,15 @@ static void test_save(void)
 	   "save: the thread gap names the task");
 	ok(buf && strstr(buf, "        5000 hw"), "save: the quiet gap is hw");
 	free(buf);
+	sampler_attr_free(&a);
+
+	/* nobody keeps gaps: the queue holds the events without their names */
+	init_attr(&a, OSNOISE, 0, 0);
+	free(a.keep);
+	a.keep = NULL;
+	feed(&a);
+	is_int(a.cpu[1].nev, 10, "save off: every event queued");
+	ok(!a.cpu[1].name, "save off: no name queued");
 	sampler_attr_free(&a);
 }
 
