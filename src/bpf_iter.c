@@ -7,6 +7,7 @@
  * the next objects (tasks, VMAs) and returns what it wrote.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <linux/bpf.h>
 
 #include "bpf_iter.h"
+#include "msg.h"
 
 double bpf_iter_now_ms(void)
 {
@@ -24,6 +26,24 @@ double bpf_iter_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static char verifier_log[1 << 16];
+
+void bpf_iter_log_setup(__u32 *level, __u32 *size, __u64 *buf)
+{
+	if (!msg_debug_enabled())
+		return;
+	verifier_log[0] = '\0';
+	*level = 1;
+	*size = sizeof(verifier_log);
+	*buf = (uintptr_t)verifier_log;
+}
+
+void bpf_iter_log_show(void)
+{
+	if (verifier_log[0])
+		debug_msg("BPF: verifier log: %s", verifier_log);
 }
 
 static int bpf_sys(int cmd, union bpf_attr *attr)

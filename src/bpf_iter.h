@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 #include <sys/types.h>
 
 /*
@@ -28,5 +29,41 @@ void bpf_iter_load_why(int err, char *why, size_t len);
 
 /* CLOCK_MONOTONIC in milliseconds, for the readers' -D costs */
 double bpf_iter_now_ms(void);
+
+/*
+ * The verifier's log of a light skeleton's load, with -D: point its loader
+ * context's LEVEL, SIZE and BUF here before its __load(), and show it after
+ * a failed one. BPF_ITER_DEFINE_LOAD() does both.
+ */
+void bpf_iter_log_setup(__u32 *level, __u32 *size, __u64 *buf);
+void bpf_iter_log_show(void);
+
+/*
+ * static struct NAME *NAME_load(int *err): open and load the light
+ * skeleton NAME (its NAME__open, __load and __destroy), the verifier's log
+ * shown with -D when the load fails; NULL then, with -errno in *ERR. A
+ * light skeleton's loader program fits the programs to the running kernel
+ * inside the kernel, against its own BTF, so nothing here reads and parses
+ * /sys/kernel/btf/vmlinux (megabytes: most of the cost of a load fitted in
+ * user space).
+ */
+#define BPF_ITER_DEFINE_LOAD(name)							\
+static struct name *name##_load(int *err)						\
+{											\
+	struct name *skel = name##__open();						\
+											\
+	if (!skel) {									\
+		*err = -ENOMEM;								\
+		return NULL;								\
+	}										\
+	bpf_iter_log_setup(&skel->ctx.log_level, &skel->ctx.log_size, &skel->ctx.log_buf); \
+	*err = name##__load(skel);							\
+	if (*err) {									\
+		bpf_iter_log_show();							\
+		name##__destroy(skel);							\
+		return NULL;								\
+	}										\
+	return skel;									\
+}
 
 #endif

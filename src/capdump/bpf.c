@@ -177,9 +177,10 @@ static bool sets_agree(const struct capdump_bpf_procs *procs, char *why, size_t 
 	return false;
 }
 
+BPF_ITER_DEFINE_LOAD(capdump_bpf)
+
 int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len)
 {
-	static char log[1 << 16];
 	struct capdump_bpf *skel;
 	double t0 = bpf_iter_now_ms();
 	size_t cap = 0;
@@ -187,22 +188,10 @@ int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len)
 	int err;
 
 	memset(procs, 0, sizeof(*procs));
-	skel = capdump_bpf__open();
+	skel = capdump_bpf_load(&err);
 	if (!skel) {
-		snprintf(why, len, "out of memory");
-		return -ENOMEM;
-	}
-	if (msg_debug_enabled()) {
-		skel->ctx.log_level = 1;
-		skel->ctx.log_size = sizeof(log);
-		skel->ctx.log_buf = (uintptr_t)log;
-	}
-	err = capdump_bpf__load(skel);
-	if (err) {
-		if (log[0])
-			debug_msg("BPF: verifier log: %s", log);
 		bpf_iter_load_why(err, why, len);
-		goto out;
+		return err;
 	}
 	procs->load_ms = bpf_iter_now_ms() - t0;
 	t0 = bpf_iter_now_ms();

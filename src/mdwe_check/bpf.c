@@ -140,36 +140,7 @@ static int add_wx(struct mdwe_flags_set *set, const char *buf, size_t n)
 	return 0;
 }
 
-/*
- * Load both programs. The skeleton is a "light" one: a loader program fits
- * them to the running kernel inside the kernel, against its own BTF, so
- * nothing here reads and parses /sys/kernel/btf/vmlinux (megabytes: most
- * of the cost of a load fitted in user space). With -D a failed load
- * shows the verifier's log.
- */
-static struct mdwe_bpf *load(int *err)
-{
-	static char log[1 << 16];
-	struct mdwe_bpf *skel = mdwe_bpf__open();
-
-	if (!skel) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	if (msg_debug_enabled()) {
-		skel->ctx.log_level = 1;
-		skel->ctx.log_size = sizeof(log);
-		skel->ctx.log_buf = (uintptr_t)log;
-	}
-	*err = mdwe_bpf__load(skel);
-	if (*err) {
-		if (log[0])
-			debug_msg("BPF: verifier log: %s", log);
-		mdwe_bpf__destroy(skel);
-		return NULL;
-	}
-	return skel;
-}
+BPF_ITER_DEFINE_LOAD(mdwe_bpf)
 
 int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 {
@@ -181,7 +152,7 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 	int err = 0;
 
 	memset(set, 0, sizeof(*set));
-	skel = load(&err);
+	skel = mdwe_bpf_load(&err);
 	if (!skel) {
 		bpf_iter_load_why(err, why, len);
 		return err;
