@@ -181,8 +181,8 @@ BPF_SKELS := $(BUILD)/gen/mdwe.skel.h $(BUILD)/gen/capdump.skel.h
 # source file, which rtla embeds, so not the build folder.
 BPF_PATH_MAPS = $(filter -ffile-prefix-map=% -fdebug-prefix-map=%,$(CFLAGS))
 
-$(BUILD)/gen/mdwe.skel.h: src/mdwe_check/mdwe.bpf.c src/bpf_iter.bpf.h
-$(BUILD)/gen/capdump.skel.h: src/capdump/capdump.bpf.c src/bpf_iter.bpf.h
+$(BUILD)/gen/mdwe.skel.h: src/mdwe_check/mdwe.bpf.c src/mdwe_check/mdwe_rec.h src/bpf_iter.bpf.h
+$(BUILD)/gen/capdump.skel.h: src/capdump/capdump.bpf.c src/capdump/capdump_rec.h src/bpf_iter.bpf.h
 $(BPF_SKELS): | pkgcheck
 	@mkdir -p $(dir $@)
 	$(Q)name=$(basename $(basename $(notdir $@))); missing=; \

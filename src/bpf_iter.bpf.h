@@ -20,6 +20,10 @@ typedef long long __s64;
 typedef __u16 __be16;
 typedef __u32 __be32;
 typedef __u32 __wsum;
+/* the names the records shared with user space use (src/CMD/NAME_rec.h) */
+typedef __u32 uint32_t;
+typedef __s32 int32_t;
+typedef __u64 uint64_t;
 
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>

@@ -17,26 +17,10 @@
 
 #include "bpf_iter.h"
 #include "capdump/capdump.h"
+#include "capdump/capdump_rec.h"
 #include "msg.h"
 #include "capdump.skel.h"	/* generated: the real skeleton, or CAPDUMP_NO_BPF */
 
-/* The record capdump.bpf.c writes per process (the same layout there). */
-#define REC_KTHREAD	1
-#define REC_NNP		2
-#define REC_ZOMBIE	4
-#define REC_SELF	8
-#define REC_SECCOMP	16
-
-struct capdump_rec {
-	uint32_t tgid;
-	uint32_t ppid;
-	uint32_t euid;
-	uint32_t flags;
-	int32_t seccomp;
-	uint32_t cap_size;
-	uint64_t cap[CAPDUMP_NR_SETS];
-	char comm[16];
-};
 _Static_assert(sizeof(struct capdump_rec) == 80, "capdump.bpf.c writes 80-byte records");
 
 void capdump_bpf_free(struct capdump_bpf_procs *procs)

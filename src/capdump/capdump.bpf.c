@@ -16,28 +16,11 @@
  * bpf.c compares rtla's own sets with capget and reads /proc then.
  */
 #include "bpf_iter.bpf.h"
+#include "capdump/capdump_rec.h"
 
 #define PF_KTHREAD		0x00200000
 #define PFA_NO_NEW_PRIVS	0	/* a bit of task->atomic_flags */
 #define EXIT_ZOMBIE		0x20
-
-/* What user space reads for each process (bpf.c has the same layout). */
-#define REC_KTHREAD	1
-#define REC_NNP		2
-#define REC_ZOMBIE	4
-#define REC_SELF	8	/* the reader itself: user space checks its PID namespace */
-#define REC_SECCOMP	16	/* the kernel has seccomp: .seccomp is its mode */
-
-struct capdump_rec {
-	__u32 tgid;
-	__u32 ppid;
-	__u32 euid;
-	__u32 flags;
-	__s32 seccomp;
-	__u32 cap_size;		/* sizeof(kernel_cap_t): 8 so far (2 x u32, then u64) */
-	__u64 cap[5];		/* inheritable, permitted, effective, bounding, ambient */
-	char comm[16];
-};
 
 typedef struct {
 	__u64 val;

@@ -17,6 +17,7 @@
 
 #include "bpf_iter.h"
 #include "mdwe_check/mdwe.h"
+#include "mdwe_check/mdwe_rec.h"
 #include "msg.h"
 #include "mdwe.skel.h"	/* generated: the real skeleton, or MDWE_NO_BPF */
 
@@ -57,21 +58,6 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 }
 
 #else
-
-/* The records mdwe.bpf.c writes: per process, and per W+X mapping. */
-struct mdwe_rec {
-	uint32_t tgid;
-	uint32_t flags;
-	uint32_t has_mm;
-	uint32_t kthread;
-};
-
-struct mdwe_wx_rec {
-	uint32_t tgid;
-	uint32_t tid;
-	uint64_t start;
-	uint64_t end;
-};
 
 bool mdwe_bpf_built(void)
 {

@@ -16,18 +16,11 @@
  * a given kernel.
  */
 #include "bpf_iter.bpf.h"
+#include "mdwe_check/mdwe_rec.h"
 
 #define MMF_HAS_MDWE		28
 #define MMF_HAS_MDWE_NO_INHERIT	29
 #define PF_KTHREAD		0x00200000
-
-/* What user space reads for each process (bpf.c has the same layout). */
-struct mdwe_rec {
-	__u32 tgid;
-	__u32 flags;		/* PR_MDWE_REFUSE_EXEC_GAIN (1) | PR_MDWE_NO_INHERIT (2) */
-	__u32 has_mm;
-	__u32 kthread;
-};
 
 struct mm_struct {
 	int __unused;
@@ -67,14 +60,6 @@ struct bpf_iter__task_vma {
 
 #define VM_WRITE	0x2
 #define VM_EXEC		0x4
-
-/* One W+X mapping (bpf.c reads the same layout). */
-struct mdwe_wx_rec {
-	__u32 tgid;
-	__u32 tid;
-	__u64 start;
-	__u64 end;
-};
 
 static __always_inline unsigned long mm_flags(struct mm_struct *mm, int *ok)
 {
