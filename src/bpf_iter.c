@@ -28,6 +28,16 @@ double bpf_iter_now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+bool bpf_iter_pids_are_ours(pid_t self_tgid, char *why, size_t len)
+{
+	if (!self_tgid)
+		snprintf(why, len, "the BPF pass did not see rtla itself");
+	else if (self_tgid != getpid())
+		snprintf(why, len, "rtla runs in a PID namespace of its own: the BPF reader "
+			 "sees the host's PIDs");
+	return self_tgid && self_tgid == getpid();
+}
+
 static char verifier_log[1 << 16];
 
 void bpf_iter_log_setup(__u32 *level, __u32 *size, __u64 *buf)

@@ -27,6 +27,14 @@ ssize_t bpf_iter_read(int prog_fd, char **buf, size_t *cap, bool again_goes_on);
 /* Why a light skeleton's load failed with ERR (-errno), in words a user can act on. */
 void bpf_iter_load_why(int err, char *why, size_t len);
 
+/*
+ * Whether a pass's PIDs are those rtla's /proc shows: SELF_TGID is the
+ * tgid the pass recorded for rtla itself (0: it did not see it). An
+ * iterator sees the machine's PIDs; in a PID namespace of its own rtla's
+ * differ. False then, with why in WHY.
+ */
+bool bpf_iter_pids_are_ours(pid_t self_tgid, char *why, size_t len);
+
 /* CLOCK_MONOTONIC in milliseconds, for the readers' -D costs */
 double bpf_iter_now_ms(void);
 

@@ -107,20 +107,15 @@ static bool same_namespaces(const struct capdump_bpf_procs *procs, char *why, si
 {
 	char map[128];
 	unsigned long a, b, c;
+	pid_t self = 0;
 	FILE *f;
 	bool identity;
 
-	for (size_t i = 0; i < procs->nr; i++) {
-		const struct capdump_rec *r = rec_at(procs, i);
-
-		if (!(r->flags & REC_SELF))
-			continue;
-		if ((pid_t)r->tgid == getpid())
-			break;
-		snprintf(why, len, "rtla runs in a PID namespace of its own: the BPF reader "
-			 "sees the host's PIDs");
+	for (size_t i = 0; i < procs->nr && !self; i++)
+		if (rec_at(procs, i)->flags & REC_SELF)
+			self = rec_at(procs, i)->tgid;
+	if (!bpf_iter_pids_are_ours(self, why, len))
 		return false;
-	}
 	f = fopen("/proc/self/uid_map", "r");
 	identity = f && fgets(map, sizeof(map), f) &&
 		   sscanf(map, "%lu %lu %lu", &a, &b, &c) == 3 && !a && !b && c == 4294967295UL &&

@@ -64,13 +64,16 @@ bool mdwe_bpf_built(void)
 	return true;
 }
 
-/* Append the records in BUF[0..N) to SET, merging a process's threads. */
-static int add_records(struct mdwe_flags_set *set, size_t *cap, const char *buf, size_t n)
+/* Append the records in BUF[0..N) to SET; rtla's own tgid, as the pass saw it, in *SELF. */
+static int add_records(struct mdwe_flags_set *set, size_t *cap, const char *buf, size_t n,
+		       pid_t *self)
 {
 	for (size_t off = 0; off + sizeof(struct mdwe_rec) <= n; off += sizeof(struct mdwe_rec)) {
 		struct mdwe_rec rec;
 
 		memcpy(&rec, buf + off, sizeof(rec));
+		if (rec.self)
+			*self = rec.tgid;
 		if (set->nr == *cap) {
 			size_t ncap = *cap ? *cap * 2 : 1024;
 			void *p = realloc(set->task, ncap * sizeof(*set->task));
@@ -133,6 +136,7 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 	struct mdwe_bpf *skel;
 	double t0 = bpf_iter_now_ms();
 	size_t cap = 0, tcap = 0;
+	pid_t self = 0;
 	char *buf = NULL;
 	ssize_t n;
 	int err = 0;
@@ -152,9 +156,13 @@ int mdwe_bpf_read(struct mdwe_flags_set *set, char *why, size_t len)
 			 err == -EAGAIN ? " (this kernel's mm_struct is unknown to it)" : "");
 		goto out;
 	}
-	err = add_records(set, &tcap, buf, n);
+	err = add_records(set, &tcap, buf, n, &self);
 	if (err) {
 		snprintf(why, len, "out of memory");
+		goto out;
+	}
+	if (!bpf_iter_pids_are_ours(self, why, len)) {
+		err = -EXDEV;
 		goto out;
 	}
 	merge_threads(set);

@@ -98,6 +98,7 @@ int mdwe_tasks(struct bpf_iter__task *ctx)
 			return 0;
 	}
 	rec.kthread = !!(BPF_CORE_READ(task, flags) & PF_KTHREAD);
+	rec.self = (__u64)task == bpf_get_current_task();
 	if (mm && !rec.kthread) {
 		f = mm_flags(mm, &ok);
 		if (!ok)

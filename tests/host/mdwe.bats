@@ -107,6 +107,34 @@ needs_mdwe() {
 	[ -n "$(row "$p_zombie")" ]
 }
 
+@test "in a PID namespace of its own the pass's PIDs (the host's) name no process: MDWE unknown, said once" {
+	needs_root "a PID namespace, the BPF reader"
+	needs_mdwe
+	unshare --pid --fork true 2>/dev/null || skip "cannot create a PID namespace here"
+	# two targets in the namespace: one under MDWE, and a plain one whose
+	# PID there is the first one's PID on the host (ns_last_pid is the
+	# namespace's own): read by the host's PIDs it would look under MDWE
+	unshare --pid --fork --mount-proc sh -c '
+		"$0" --mdwe 1 --ready "$1/one.pid" & one=$!
+		while [ ! -s "$1/host" ]; do sleep 0.01; done
+		echo $(($(cat "$1/host") - 1)) >/proc/sys/kernel/ns_last_pid
+		"$0" --ready "$1/two.pid" & two=$!
+		while [ ! -s "$1/two.pid" ]; do sleep 0.01; done
+		"$2" mdwe --raw -n -o PID,MDWE "$(cat "$1/two.pid")" >"$1/audit" 2>"$1/err"
+		kill $one $two' "$TARGET" "$tmp" "$RTLA" &
+	pids+=("$!")
+	for _ in $(seq 300); do
+		[ -s "$tmp/one.pid" ] && break
+		sleep 0.01
+	done
+	pgrep -f "$tmp/one.pid" >"$tmp/host"
+	wait "${pids[-1]}"
+	cat "$tmp/audit" "$tmp/err"
+	[ "$(cat "$tmp/two.pid")" = "$(cat "$tmp/host")" ]
+	[ "$(cat "$tmp/audit")" = "$(cat "$tmp/host") unknown" ]
+	[ "$(cat "$tmp/err")" = "rtla mdwe: MDWE unknown: rtla runs in a PID namespace of its own: the BPF reader sees the host's PIDs" ]
+}
+
 @test "audit -J: the record holds the flags as a number and the names" {
 	needs_root "the BPF reader needs CAP_BPF and CAP_PERFMON"
 	needs_mdwe
