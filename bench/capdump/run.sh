@@ -15,12 +15,12 @@ set -eu
 rtla=${RTLA:-build/rtla}
 extra=${EXTRA:-2000}
 runs=${RUNS:-30}
-sleepers=()
 tmp=$(mktemp -d)
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 cleanup() {
-	[ ${#sleepers[@]} -eq 0 ] || kill "${sleepers[@]}" 2>/dev/null || true
-	wait 2>/dev/null || true
+	kill_sleepers
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
@@ -29,15 +29,8 @@ trap cleanup EXIT INT TERM
 command -v pscap >/dev/null || {
 	echo "capdump bench: needs pscap (apt-get install libcap-ng-utils)" >&2; exit 1; }
 
-for _ in $(seq "$extra"); do
-	sleep 3600 &
-	sleepers+=($!)
-done
-# every sleeper must have exec'd before the clock starts
-for p in "${sleepers[@]}"; do
-	until [ "$(cat "/proc/$p/comm" 2>/dev/null)" = sleep ]; do sleep 0.01; done
-done
-nproc_now=$(find /proc -maxdepth 1 -name '[0-9]*' | wc -l)
+start_sleepers "$extra"
+nproc_now=$(nprocs)
 echo "processes: $nproc_now (with $extra sleeping ones started for the run)"
 echo "rows: rtla capdump -a $("$rtla" capdump -a -n | wc -l), pscap -a $(pscap -a | tail -n +2 | wc -l)"
 

@@ -19,12 +19,12 @@ set -eu
 rtla=${RTLA:-build/rtla}
 extra=${EXTRA:-2000}
 runs=${RUNS:-30}
-sleepers=()
 tmp=$(mktemp -d)
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 cleanup() {
-	[ ${#sleepers[@]} -eq 0 ] || kill "${sleepers[@]}" 2>/dev/null || true
-	wait 2>/dev/null || true
+	kill_sleepers
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
@@ -38,14 +38,8 @@ grep -sH -E '^[0-9a-f]+-[0-9a-f]+ .wx' /proc/[0-9]*/maps |
 	awk -F: '{ n[$1]++ } END { for (f in n) print f, n[f] }'
 SCAN
 
-for _ in $(seq "$extra"); do
-	sleep 3600 &
-	sleepers+=($!)
-done
-for p in "${sleepers[@]}"; do
-	until [ "$(cat "/proc/$p/comm" 2>/dev/null)" = sleep ]; do sleep 0.01; done
-done
-nproc_now=$(find /proc -maxdepth 1 -name '[0-9]*' 2>/dev/null | wc -l)
+start_sleepers "$extra"
+nproc_now=$(nprocs)
 echo "processes: $nproc_now (with $extra sleeping ones started for the run)"
 echo "W+X processes: rtla mdwe $("$rtla" mdwe --raw -n -o WX 2>/dev/null | grep -vc '^0$'), scan $(sh "$tmp/scan.sh" | wc -l)"
 

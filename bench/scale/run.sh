@@ -70,11 +70,12 @@ cost_secs=${COST_SECS:-10}
 load_runs=${LOAD_RUNS:-3}
 load_secs=${LOAD_SECS:-60}
 [ ${#parts[@]} -gt 0 ] || parts=(procs files startup sampler cpus duration cost load)
-sleepers=()
 tmp=$(mktemp -d)
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 cleanup() {
-	[ ${#sleepers[@]} -eq 0 ] || kill "${sleepers[@]}" 2>/dev/null || true
+	kill_sleepers
 	wait 2>/dev/null || true
 	rm -rf "$tmp"
 }
@@ -84,8 +85,6 @@ trap 'exit 130' INT TERM
 die() { echo "scale bench: $*" >&2; exit 1; }
 [ -x "$rtla" ] || die "no rtla binary at $rtla (set RTLA)"
 [ -x /usr/bin/time ] || die "needs GNU time (apt-get install time)"
-
-nprocs() { find /proc -maxdepth 1 -name '[0-9]*' 2>/dev/null | wc -l; }
 
 # median of a column of numbers on stdin
 median() { sort -n | awk '{ a[NR] = $1 } END { printf "%.1f", a[int((NR + 1) / 2)] }'; }
@@ -133,16 +132,7 @@ SCAN
 	printf '%8s | %9s %9s %6s %6s %8s %6s | %9s %9s %6s %6s %8s\n' procs capdump pscap ratio static \
 		"RSS kB" floor mdwe scan ratio static "RSS kB"
 	for n in $sizes; do
-		while [ "$(nprocs)" -lt "$n" ]; do
-			for _ in $(seq $(((n - $(nprocs)) < 500 ? n - $(nprocs) : 500))); do
-				sleep 3600 &
-				sleepers+=($!)
-			done
-		done
-		# every sleeper has exec'd before the clock starts
-		until [ "$(cat /proc/[0-9]*/comm 2>/dev/null | grep -cx sleep)" -ge ${#sleepers[@]} ]; do
-			sleep 0.1
-		done
+		[ "$(nprocs)" -ge "$n" ] || start_sleepers $((n - $(nprocs)))
 		rounds capdump="$rtla capdump -a" pscap="pscap -a" \
 			floor="cat /proc/[0-9]*/status" mdwe="$rtla mdwe" scan="sh $tmp/scan.sh" "${static[@]}"
 		if [ ${#static[@]} -gt 0 ]; then
@@ -154,9 +144,7 @@ SCAN
 			"$(ms mdwe)" "$(ms scan)" "$(ratio "$(ms mdwe)" "$(ms scan)")" "$ms_" "$(kb mdwe)"
 	done
 	echo "goals: capdump <= 0.25x pscap, mdwe <= 0.25x the scan"
-	kill "${sleepers[@]}" 2>/dev/null || true
-	wait 2>/dev/null || true
-	sleepers=()
+	kill_sleepers
 }
 
 part_files() {
