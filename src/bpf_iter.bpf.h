@@ -41,4 +41,42 @@ struct bpf_iter__task {
 	struct task_struct *task;
 } __attribute__((preserve_access_index));
 
+struct pid_namespace;
+
+struct upid {
+	int nr;
+	struct pid_namespace *ns;
+} __attribute__((preserve_access_index));
+
+struct pid {
+	unsigned int level;
+	struct upid numbers[1];		/* level + 1 of them */
+} __attribute__((preserve_access_index));
+
+static __always_inline struct upid *upid_at(struct pid *p, unsigned int level)
+{
+	/* the kernel's stride: a upid is 8 bytes on a 32-bit kernel */
+	return (struct upid *)((char *)&p->numbers[0] + level * bpf_core_type_size(struct upid));
+}
+
+/*
+ * The number of PID P in the PID namespace of the reader, whose own struct
+ * pid is ME: a task's pid and tgid are the machine's, rtla's /proc shows
+ * those of its namespace (a container's). The task iterator visits the
+ * tasks of the reader's namespace only; 0 for a PID outside it (a parent
+ * the container cannot see, as /proc's PPid: 0).
+ */
+static __always_inline __u32 pid_nr_seen_by(struct pid *p, struct pid *me)
+{
+	unsigned int level = BPF_CORE_READ(me, level);
+	struct upid *its;
+
+	if (!p || BPF_CORE_READ(p, level) < level)
+		return 0;
+	its = upid_at(p, level);
+	if (BPF_CORE_READ(its, ns) != BPF_CORE_READ(upid_at(me, level), ns))
+		return 0;
+	return BPF_CORE_READ(its, nr);
+}
+
 #endif

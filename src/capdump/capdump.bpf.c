@@ -50,6 +50,8 @@ struct task_struct {
 	int tgid;
 	unsigned long atomic_flags;
 	struct task_struct *real_parent;
+	struct task_struct *group_leader;
+	struct pid *thread_pid;
 	const struct cred *real_cred;
 	char comm[16];
 	struct seccomp seccomp;
@@ -61,14 +63,16 @@ int capdump_tasks(struct bpf_iter__task *ctx)
 	struct task_struct *task = ctx->task;
 	struct capdump_rec rec = {};
 	const struct cred *cred;
+	struct pid *me;
 
 	if (!task)
 		return 0;
-	rec.tgid = BPF_CORE_READ(task, tgid);
 	/* a process is its leader: /proc/PID/status of the leader */
-	if (BPF_CORE_READ(task, pid) != rec.tgid)
+	if (BPF_CORE_READ(task, pid) != BPF_CORE_READ(task, tgid))
 		return 0;
-	rec.ppid = BPF_CORE_READ(task, real_parent, tgid);
+	me = BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), thread_pid);
+	rec.tgid = pid_nr_seen_by(BPF_CORE_READ(task, thread_pid), me);
+	rec.ppid = pid_nr_seen_by(BPF_CORE_READ(task, real_parent, group_leader, thread_pid), me);
 	if (BPF_CORE_READ(task, flags) & PF_KTHREAD)
 		rec.flags |= REC_KTHREAD;
 	if (BPF_CORE_READ(task, atomic_flags) & (1UL << PFA_NO_NEW_PRIVS))

@@ -50,6 +50,7 @@ struct task_struct {
 	int tgid;
 	struct mm_struct *mm;
 	struct task_struct *group_leader;
+	struct pid *thread_pid;
 } __attribute__((preserve_access_index));
 
 struct bpf_iter__task_vma {
@@ -60,6 +61,12 @@ struct bpf_iter__task_vma {
 
 #define VM_WRITE	0x2
 #define VM_EXEC		0x4
+
+/* the reader's own struct pid: the PID namespace the records' PIDs are in */
+static __always_inline struct pid *my_pid(void)
+{
+	return BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), thread_pid);
+}
 
 static __always_inline unsigned long mm_flags(struct mm_struct *mm, int *ok)
 {
@@ -87,16 +94,16 @@ int mdwe_tasks(struct bpf_iter__task *ctx)
 
 	if (!task)
 		return 0;
-	rec.tgid = BPF_CORE_READ(task, tgid);
 	mm = BPF_CORE_READ(task, mm);
 	/*
 	 * One record per process: its leader's, or a thread's when the leader
 	 * has left its mm behind (a zombie leader of a live process).
 	 */
-	if (BPF_CORE_READ(task, pid) != rec.tgid) {
+	if (BPF_CORE_READ(task, pid) != BPF_CORE_READ(task, tgid)) {
 		if (!mm || BPF_CORE_READ(task, group_leader, mm))
 			return 0;
 	}
+	rec.tgid = pid_nr_seen_by(BPF_CORE_READ(task, group_leader, thread_pid), my_pid());
 	rec.kthread = !!(BPF_CORE_READ(task, flags) & PF_KTHREAD);
 	rec.self = (__u64)task == bpf_get_current_task();
 	if (mm && !rec.kthread) {
@@ -129,8 +136,8 @@ int mdwe_wx_vmas(struct bpf_iter__task_vma *ctx)
 		return 0;
 	if ((vma->vm_flags & (VM_WRITE | VM_EXEC)) != (VM_WRITE | VM_EXEC))
 		return 0;
-	rec.tgid = task->tgid;
-	rec.tid = task->pid;
+	rec.tgid = pid_nr_seen_by(BPF_CORE_READ(task, group_leader, thread_pid), my_pid());
+	rec.tid = task->pid;	/* the machine's: only told apart from the process's others */
 	rec.start = vma->vm_start;
 	rec.end = vma->vm_end;
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));

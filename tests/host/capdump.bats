@@ -187,13 +187,7 @@ bpf_targets() {
 	[[ "$stderr" == "rtla capdump: --method applies to processes, not --files"* ]]
 	run -1 --separate-stderr "$RTLA" --sysroot "$tmp" capdump --method bpf
 	[ "$stderr" = "rtla capdump: --sysroot $tmp: --method bpf needs the live system" ]
-	needs_root "a PID namespace, setpriv runs rtla as nobody"
-	# in a PID namespace of its own the pass would see the host's PIDs: /proc
-	run -1 --separate-stderr unshare --pid --fork --mount-proc "$RTLA" capdump --method bpf
-	[ "$stderr" = "rtla capdump: --method bpf: rtla runs in a PID namespace of its own: the BPF reader sees the host's PIDs" ]
-	run -0 --separate-stderr unshare --pid --fork --mount-proc "$RTLA" capdump -a -D --raw -n -o PID
-	[ "$stderr" = "rtla capdump: debug: BPF: rtla runs in a PID namespace of its own: the BPF reader sees the host's PIDs: reading /proc" ]
-	[ "$output" = 1 ]
+	needs_root "setpriv runs rtla as nobody"
 	run -1 --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$RTLA" capdump --method bpf
 	[ "$stderr" = "rtla capdump: --method bpf: loading BPF needs CAP_BPF and CAP_PERFMON (root): Operation not permitted" ]
 	[ -z "$output" ]
@@ -204,6 +198,24 @@ bpf_targets() {
 	grep -E "^(2|$$) " "$tmp/root" >"$tmp/root2"
 	[ "$(wc -l <"$tmp/root2")" -eq 2 ]
 	diff "$tmp/user2" "$tmp/root2"
+}
+
+@test "in a PID namespace of its own the pass shows the namespace's PIDs and parents, as /proc" {
+	needs_root "a PID namespace, the BPF pass"
+	unshare --pid --fork true 2>/dev/null || skip "cannot create a PID namespace here"
+	# the namespace's init (sh, its parent outside: 0), a sleeper, then rtla
+	# by each method
+	run -0 --separate-stderr unshare --pid --fork --mount-proc sh -c '
+		sleep 30 & s=$!
+		"$0" capdump -a -D --raw -n -o PID,PPID,COMMAND,CAPEFF --method bpf >"$1/bpf"
+		"$0" capdump -a --raw -n -o PID,PPID,COMMAND,CAPEFF --method proc >"$1/proc"
+		kill $s' "$RTLA" "$tmp"
+	cat "$tmp/bpf" "$tmp/proc"
+	[[ "$stderr" == "rtla capdump: debug: BPF: load "*", 3 processes" ]] || { echo "$stderr"; false; }
+	[ "$(head -2 "$tmp/bpf")" = "1 0 sh $(status_set $$ CapEff)
+2 1 sleep $(status_set $$ CapEff)" ]
+	[ "$(head -2 "$tmp/bpf")" = "$(head -2 "$tmp/proc")" ]
+	[ "$(sed -n 3p "$tmp/bpf")" = "3 1 rtla $(status_set $$ CapEff)" ]
 }
 
 @test "--sysroot: a captured tree is read from its /proc, though root could load the pass" {

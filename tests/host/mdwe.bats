@@ -107,7 +107,7 @@ needs_mdwe() {
 	[ -n "$(row "$p_zombie")" ]
 }
 
-@test "in a PID namespace of its own the pass's PIDs (the host's) name no process: MDWE unknown, said once" {
+@test "in a PID namespace of its own the pass reads the namespace's PIDs, not the host's" {
 	needs_root "a PID namespace, the BPF reader"
 	needs_mdwe
 	unshare --pid --fork true 2>/dev/null || skip "cannot create a PID namespace here"
@@ -118,9 +118,10 @@ needs_mdwe() {
 		"$0" --mdwe 1 --ready "$1/one.pid" & one=$!
 		while [ ! -s "$1/host" ]; do sleep 0.01; done
 		echo $(($(cat "$1/host") - 1)) >/proc/sys/kernel/ns_last_pid
-		"$0" --ready "$1/two.pid" & two=$!
+		"$0" --wx --ready "$1/two.pid" & two=$!
 		while [ ! -s "$1/two.pid" ]; do sleep 0.01; done
-		"$2" mdwe --raw -n -o PID,MDWE "$(cat "$1/two.pid")" >"$1/audit" 2>"$1/err"
+		"$2" mdwe --raw -n -o PID,MDWE,WX "$(cat "$1/one.pid")" "$(cat "$1/two.pid")" \
+			>"$1/audit" 2>"$1/err"
 		kill $one $two' "$TARGET" "$tmp" "$RTLA" &
 	pids+=("$!")
 	for _ in $(seq 300); do
@@ -131,8 +132,9 @@ needs_mdwe() {
 	wait "${pids[-1]}"
 	cat "$tmp/audit" "$tmp/err"
 	[ "$(cat "$tmp/two.pid")" = "$(cat "$tmp/host")" ]
-	[ "$(cat "$tmp/audit")" = "$(cat "$tmp/host") unknown" ]
-	[ "$(cat "$tmp/err")" = "rtla mdwe: MDWE unknown: rtla runs in a PID namespace of its own: the BPF reader sees the host's PIDs" ]
+	[ "$(cat "$tmp/audit")" = "$(cat "$tmp/one.pid") refuse-exec-gain 0
+$(cat "$tmp/host") - 1" ]
+	[ ! -s "$tmp/err" ]
 }
 
 @test "audit -J: the record holds the flags as a number and the names" {
