@@ -65,6 +65,6 @@ load /vm/lib/kill
 		grep -qE "\(pid $b[,)]" a.txt
 	fi
 	! grep -q "pid 0" a.txt b.txt || false
-	settled_within_1s
+	settled_in_time
 	echo "# two runs: restored $MS ms after the end" >&3
 }

@@ -38,7 +38,7 @@ load /vm/lib/kill
 	kill -INT "$pid"
 	wait "$pid"
 	ended
-	settled_within_1s
+	settled_in_time
 }
 
 @test "an action's shell that outlives rtla does not keep the DMA latency request" {
@@ -50,7 +50,7 @@ load /vm/lib/kill
 	[ ! -s err.txt ]
 	ps -o comm | grep -qx sleep
 	[ "$(dma_latency)" -eq 2000000000 ]
-	settled_within_1s
+	settled_in_time
 }
 
 @test "a reader that closes stdout ends the live view quietly and restores" {
@@ -60,5 +60,5 @@ load /vm/lib/kill
 	ended
 	cat err.txt
 	[ ! -s err.txt ]
-	settled_within_1s
+	settled_in_time
 }

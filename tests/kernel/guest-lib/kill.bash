@@ -1,7 +1,7 @@
-# Shared by the 25-osnoise-kill.bats files: the snapshot of every borrowed
-# setting, a run killed by one signal at a random point, and the check that
-# everything is back within 1 s of its end (and the kernel's own time to
-# remove the run's instances: setup_file).
+# Shared by the 25-osnoise-kill.bats files and 27-timerlat-run.bats: the
+# snapshot of every borrowed setting, a run killed by one signal at a random
+# point, and the check that everything is back within 1 s of its end and the
+# kernel's own time to remove the run's instances (LIMIT_MS: setup_file).
 
 load /vm/lib/noise
 
@@ -99,10 +99,10 @@ ended() {
 # removes the record last): on this single-threaded TCG guest a fork of the
 # poll is taken from the guardian's time, and the full snapshot costs
 # ~0.2 s. Then no rtla process may be left.
-settled_within_1s() {
+settled_in_time() {
 	local t0=${END:-} inst gone
 	unset END	# one end, one check
-	[ -n "$t0" ] || { echo "settled_within_1s: no end time (call ended right after the wait)"; return 1; }
+	[ -n "$t0" ] || { echo "settled_in_time: no end time (call ended right after the wait)"; return 1; }
 	while :; do
 		inst=("$T"/instances/rtla_osnoise_* "$T"/instances/rtla_timerlat_* "$T"/instances/rtla_hwlat_*)
 		gone=false
@@ -154,7 +154,7 @@ kill_in_teardown() {
 	kill -KILL "$pid" 2>/dev/null || true
 	wait "$pid" || true
 	ended
-	settled_within_1s || return 1
+	settled_in_time || return 1
 	echo "# killed in its teardown: restored $MS ms after the end" >&3
 }
 
@@ -182,7 +182,7 @@ kill_one() {
 	wait "$pid" || status=$?
 	ended
 	end=$END
-	settled_within_1s || { echo "$* ended by SIG$sig"; return 1; }
+	settled_in_time || { echo "$* ended by SIG$sig"; return 1; }
 	echo "# SIG$sig $1: ended $((end - at)) ms after the signal (status $status)," \
 		"restored $MS ms after the end" >&3
 }
