@@ -112,6 +112,25 @@ out_link:
 	return ret;
 }
 
+/*
+ * Whether rtla holds what loading needs (CAP_BPF and CAP_PERFMON, or
+ * CAP_SYS_ADMIN) and runs under a seccomp filter: a container runtime's
+ * default profile refuses bpf(2) to a process that has the capabilities.
+ */
+static bool seccomp_refuses_bpf(void)
+{
+	unsigned long long eff = 0;
+	int mode = 0, found = 0;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && found < 2 && fgets(line, sizeof(line), f))
+		found += sscanf(line, "CapEff: %llx", &eff) == 1 || sscanf(line, "Seccomp: %d", &mode) == 1;
+	if (f)
+		fclose(f);
+	return mode == 2 && ((eff & (1ull << 38) && eff & (1ull << 39)) || eff & (1ull << 21));
+}
+
 void bpf_iter_load_why(int err, char *why, size_t len)
 {
 	char mode[128];
@@ -132,8 +151,12 @@ void bpf_iter_load_why(int err, char *why, size_t len)
 		}
 		if (f)
 			fclose(f);
-		snprintf(why, len, "loading BPF needs CAP_BPF and CAP_PERFMON (root): %s",
-			 strerror(-err));
+		if (seccomp_refuses_bpf())
+			snprintf(why, len, "bpf(2) refused though rtla holds CAP_BPF and CAP_PERFMON: "
+				 "a seccomp filter forbids it (a container's default profile does)");
+		else
+			snprintf(why, len, "loading BPF needs CAP_BPF and CAP_PERFMON (root): %s",
+				 strerror(-err));
 		return;
 	}
 	/* the loader is a BPF_PROG_TYPE_SYSCALL program using the kernel's own CO-RE */

@@ -3,6 +3,7 @@
 # the Kubernetes Job example (Documentation/examples/rtla-hwnoise-job.yaml).
 
 load ../lib/helper
+bats_require_minimum_version 1.5.0
 
 JOB=$TOP/Documentation/examples/rtla-hwnoise-job.yaml
 
@@ -103,6 +104,27 @@ blob() { cat "oci/blobs/sha256/${1#sha256:}"; }
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ ${lines[1]} =~ ^\ +1\ +0\ +0\ +rtla\  ]]
+}
+
+@test "oci: capdump's and mdwe's BPF passes in the container's PID namespace; a seccomp profile that refuses bpf is named" {
+	load_image
+	# the runtime's default seccomp profile refuses bpf(2) even with the capabilities
+	run -1 --separate-stderr pod run --rm --cap-add=bpf,perfmon "localhost/rtla:$VERSION" \
+		capdump -a --raw -n -o PID --method bpf
+	[ "$stderr" = "rtla capdump: --method bpf: bpf(2) refused though rtla holds CAP_BPF and CAP_PERFMON: a seccomp filter forbids it (a container's default profile does)" ]
+	[ -z "$output" ]
+	# allowed: the pass sees the container's processes by its PIDs (rtla is
+	# its PID 1, its parent outside: 0), as its /proc does
+	run -0 --separate-stderr pod run --rm --cap-add=bpf,perfmon --security-opt seccomp=unconfined \
+		"localhost/rtla:$VERSION" capdump -a -D --raw -n -o PID,PPID,COMMAND --method bpf
+	echo "$output$stderr"
+	[ "$output" = "1 0 rtla" ]
+	[[ $stderr == "rtla capdump: debug: BPF: load "*", 1 processes" ]]
+	run -0 --separate-stderr pod run --rm --cap-add=bpf,perfmon --security-opt seccomp=unconfined \
+		"localhost/rtla:$VERSION" mdwe --all -D --raw -n -o PID,MDWE,WX
+	echo "$output$stderr"
+	[ "$output" = "1 - 0" ]
+	[[ $stderr == "rtla mdwe: debug: BPF: load "*", 1 processes" ]]
 }
 
 # the capability names the Job adds, lower case, comma-separated
