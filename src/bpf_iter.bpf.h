@@ -53,18 +53,14 @@ struct pid {
 	struct upid numbers[1];		/* level + 1 of them */
 } __attribute__((preserve_access_index));
 
-static __always_inline struct upid *upid_at(struct pid *p, unsigned int level)
-{
-	/* the kernel's stride: a upid is 8 bytes on a 32-bit kernel */
-	return (struct upid *)((char *)&p->numbers[0] + level * bpf_core_type_size(struct upid));
-}
-
 /*
  * The number of PID P in the PID namespace of the reader, whose own struct
  * pid is ME: a task's pid and tgid are the machine's, rtla's /proc shows
  * those of its namespace (a container's). The task iterator visits the
- * tasks of the reader's namespace only; 0 for a PID outside it (a parent
- * the container cannot see, as /proc's PPid: 0).
+ * tasks of the reader's namespace and its descendants only, and a parent
+ * is in its child's namespace or an ancestor: a PID at the reader's level
+ * or deeper has a number there, one above it (a parent outside a
+ * container) has none, 0 (as /proc's PPid: 0).
  */
 static __always_inline __u32 pid_nr_seen_by(struct pid *p, struct pid *me)
 {
@@ -73,10 +69,20 @@ static __always_inline __u32 pid_nr_seen_by(struct pid *p, struct pid *me)
 
 	if (!p || BPF_CORE_READ(p, level) < level)
 		return 0;
-	its = upid_at(p, level);
-	if (BPF_CORE_READ(its, ns) != BPF_CORE_READ(upid_at(me, level), ns))
-		return 0;
+	/* the kernel's stride: a upid is 8 bytes on a 32-bit kernel */
+	its = (struct upid *)((char *)&p->numbers[0] + level * bpf_core_type_size(struct upid));
 	return BPF_CORE_READ(its, nr);
 }
+
+/*
+ * The reader's own struct pid, for pid_nr_seen_by(); the program's struct
+ * task_struct declares thread_pid.
+ */
+#define reader_struct_pid() \
+	BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), thread_pid)
+
+/* Whether TASK is of the reader's own process (any of its threads reads). */
+#define is_reader(task) \
+	(BPF_CORE_READ(task, tgid) == (int)(bpf_get_current_pid_tgid() >> 32))
 
 #endif

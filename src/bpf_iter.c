@@ -28,14 +28,48 @@ double bpf_iter_now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* the PID /proc/self names: that of the PID namespace /proc was mounted for */
+static pid_t proc_self(void)
+{
+	char buf[32];
+	ssize_t n = readlink("/proc/self", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return (pid_t)strtol(buf, NULL, 10);
+}
+
 bool bpf_iter_pids_are_ours(pid_t self_tgid, char *why, size_t len)
 {
-	if (!self_tgid)
+	if (!self_tgid) {
 		snprintf(why, len, "the BPF pass did not see rtla itself");
-	else if (self_tgid != getpid())
-		snprintf(why, len, "rtla runs in a PID namespace of its own: the BPF reader "
-			 "sees the host's PIDs");
-	return self_tgid && self_tgid == getpid();
+		return false;
+	}
+	if (self_tgid != getpid()) {
+		snprintf(why, len, "the BPF pass numbers processes as another PID namespace does");
+		return false;
+	}
+	if (proc_self() != getpid()) {
+		snprintf(why, len, "rtla's /proc is another PID namespace's: the BPF pass's "
+			 "PIDs are not those it lists");
+		return false;
+	}
+	return true;
+}
+
+bool bpf_iter_host_users(void)
+{
+	char map[128];
+	unsigned long inside, outside, count;
+	FILE *f = fopen("/proc/self/uid_map", "r");
+	bool identity = f && fgets(map, sizeof(map), f) &&
+			sscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3 &&
+			!inside && !outside && count == 4294967295UL && !fgets(map, sizeof(map), f);
+
+	if (f)
+		fclose(f);
+	return identity;
 }
 
 static char verifier_log[1 << 16];
@@ -114,16 +148,20 @@ out_link:
 
 /*
  * Whether rtla holds what loading needs (CAP_BPF and CAP_PERFMON, or
- * CAP_SYS_ADMIN) and runs under a seccomp filter: a container runtime's
- * default profile refuses bpf(2) to a process that has the capabilities.
+ * CAP_SYS_ADMIN) where bpf(2) checks them, the host's user namespace, and
+ * runs under a seccomp filter: some container runtimes' default profiles
+ * refuse bpf(2) to a process that has the capabilities.
  */
 static bool seccomp_refuses_bpf(void)
 {
 	unsigned long long eff = 0;
 	int mode = 0, found = 0;
 	char line[128];
-	FILE *f = fopen("/proc/self/status", "r");
+	FILE *f;
 
+	if (!bpf_iter_host_users())
+		return false;
+	f = fopen("/proc/self/status", "r");
 	while (f && found < 2 && fgets(line, sizeof(line), f))
 		found += sscanf(line, "CapEff: %llx", &eff) == 1 || sscanf(line, "Seccomp: %d", &mode) == 1;
 	if (f)
@@ -152,11 +190,15 @@ void bpf_iter_load_why(int err, char *why, size_t len)
 		if (f)
 			fclose(f);
 		if (seccomp_refuses_bpf())
-			snprintf(why, len, "bpf(2) refused though rtla holds CAP_BPF and CAP_PERFMON: "
-				 "a seccomp filter forbids it (a container's default profile does)");
+			snprintf(why, len, "bpf(2) refused though rtla holds the capabilities it needs: "
+				 "a seccomp filter forbids it (a container runtime's default profile may)");
 		else
 			snprintf(why, len, "loading BPF needs CAP_BPF and CAP_PERFMON (root): %s",
 				 strerror(-err));
+		return;
+	}
+	if (err == -ENOMEM) {
+		snprintf(why, len, "out of memory");
 		return;
 	}
 	/* the loader is a BPF_PROG_TYPE_SYSCALL program using the kernel's own CO-RE */

@@ -28,12 +28,16 @@ ssize_t bpf_iter_read(int prog_fd, char **buf, size_t *cap, bool again_goes_on);
 void bpf_iter_load_why(int err, char *why, size_t len);
 
 /*
- * Whether a pass's PIDs are those rtla's /proc shows: SELF_TGID is the
- * tgid the pass recorded for rtla itself (0: it did not see it). An
- * iterator sees the machine's PIDs; in a PID namespace of its own rtla's
- * differ. False then, with why in WHY.
+ * Whether a pass's PIDs are those rtla's /proc lists: SELF_TGID is the
+ * tgid the pass recorded for rtla itself (0: it did not see it). The
+ * programs number each process as rtla's PID namespace does; a /proc
+ * mounted for another namespace (unshare --pid without a /proc of its own)
+ * numbers them otherwise. False then, with why in WHY.
  */
 bool bpf_iter_pids_are_ours(pid_t self_tgid, char *why, size_t len);
+
+/* Whether rtla's user namespace is the host's (a pass reads the host's UIDs). */
+bool bpf_iter_host_users(void);
 
 /* CLOCK_MONOTONIC in milliseconds, for the readers' -D costs */
 double bpf_iter_now_ms(void);

@@ -100,57 +100,43 @@ int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len)
 #else
 
 /*
- * The iterator sees the machine's PIDs and UIDs; /proc and the user see
- * those of rtla's namespaces. They are the same only in the first ones.
+ * rtla's own record, by the pass's mark: its index, or -1 with why in WHY
+ * when the pass's PIDs or UIDs are not those rtla's /proc shows (a /proc
+ * of another PID namespace, a user namespace of rtla's own).
  */
-static bool same_namespaces(const struct capdump_bpf_procs *procs, char *why, size_t len)
+static ssize_t find_self(const struct capdump_bpf_procs *procs, char *why, size_t len)
 {
-	char map[128];
-	unsigned long a, b, c;
-	pid_t self = 0;
-	FILE *f;
-	bool identity;
+	ssize_t self = -1;
 
-	for (size_t i = 0; i < procs->nr && !self; i++)
+	for (size_t i = 0; i < procs->nr && self < 0; i++)
 		if (rec_at(procs, i)->flags & REC_SELF)
-			self = rec_at(procs, i)->tgid;
-	if (!bpf_iter_pids_are_ours(self, why, len))
-		return false;
-	f = fopen("/proc/self/uid_map", "r");
-	identity = f && fgets(map, sizeof(map), f) &&
-		   sscanf(map, "%lu %lu %lu", &a, &b, &c) == 3 && !a && !b && c == 4294967295UL &&
-		   !fgets(map, sizeof(map), f);
-	if (f)
-		fclose(f);
-	if (!identity)
+			self = i;
+	if (!bpf_iter_pids_are_ours(self < 0 ? 0 : (pid_t)rec_at(procs, self)->tgid, why, len))
+		return -1;
+	if (!bpf_iter_host_users()) {
 		snprintf(why, len, "rtla runs in a user namespace: the BPF reader sees the "
 			 "host's UIDs");
-	return identity;
+		return -1;
+	}
+	return self;
 }
 
 /*
- * rtla's own record against capget(2) of itself: the sets where the
+ * rtla's own record SELF against capget(2) of itself: the sets where the
  * program read them, in the byte order it read them. Once, not per
  * process: the layout is the kernel's, the same for every process.
  */
-static bool sets_agree(const struct capdump_bpf_procs *procs, char *why, size_t len)
+static bool sets_agree(const struct capdump_bpf_procs *procs, size_t self, char *why, size_t len)
 {
 	uint64_t cg[CAPDUMP_NR_SETS];
-	ssize_t i = capdump_bpf_find(procs, getpid());
 	char note[CAPDUMP_NOTE_MAX];
-	int err;
-
-	if (i < 0) {
-		snprintf(why, len, "the BPF pass did not see rtla itself");
-		return false;
-	}
-	err = capdump_capget(getpid(), cg);
+	int err = capdump_capget(getpid(), cg);
 
 	if (err) {
 		snprintf(why, len, "capget: %s", strerror(-err));
 		return false;
 	}
-	if (!capdump_crosscheck(rec_at(procs, i)->cap, cg, note, sizeof(note)))
+	if (!capdump_crosscheck(rec_at(procs, self)->cap, cg, note, sizeof(note)))
 		return true;
 	snprintf(why, len, "the BPF reader's sets of rtla disagree with capget: %s", note);
 	return false;
@@ -163,7 +149,7 @@ int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len)
 	struct capdump_bpf *skel;
 	double t0 = bpf_iter_now_ms();
 	size_t cap = 0;
-	ssize_t n;
+	ssize_t n, self;
 	int err;
 
 	memset(procs, 0, sizeof(*procs));
@@ -196,9 +182,10 @@ int capdump_bpf_read(struct capdump_bpf_procs *procs, char *why, size_t len)
 	}
 	/* the iterator goes up the PIDs; sorted anyway, for the lookups */
 	qsort(procs->buf, procs->nr, sizeof(struct capdump_rec), cmp_tgid);
-	if (!same_namespaces(procs, why, len))
+	self = find_self(procs, why, len);
+	if (self < 0)
 		err = -EXDEV;
-	else if (!sets_agree(procs, why, len))
+	else if (!sets_agree(procs, self, why, len))
 		err = -EIO;
 out:
 	if (err)

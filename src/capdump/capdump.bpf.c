@@ -70,7 +70,7 @@ int capdump_tasks(struct bpf_iter__task *ctx)
 	/* a process is its leader: /proc/PID/status of the leader */
 	if (BPF_CORE_READ(task, pid) != BPF_CORE_READ(task, tgid))
 		return 0;
-	me = BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), thread_pid);
+	me = reader_struct_pid();
 	rec.tgid = pid_nr_seen_by(BPF_CORE_READ(task, thread_pid), me);
 	rec.ppid = pid_nr_seen_by(BPF_CORE_READ(task, real_parent, group_leader, thread_pid), me);
 	if (BPF_CORE_READ(task, flags) & PF_KTHREAD)
@@ -79,7 +79,7 @@ int capdump_tasks(struct bpf_iter__task *ctx)
 		rec.flags |= REC_NNP;
 	if (BPF_CORE_READ(task, exit_state) & EXIT_ZOMBIE)
 		rec.flags |= REC_ZOMBIE;
-	if ((__u64)task == bpf_get_current_task())
+	if (is_reader(task))
 		rec.flags |= REC_SELF;
 	/* without CONFIG_SECCOMP the struct is there, empty: ask for the mode itself */
 	if (bpf_core_field_exists(task->seccomp.mode)) {

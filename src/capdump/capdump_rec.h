@@ -13,7 +13,7 @@
 #define REC_KTHREAD	1
 #define REC_NNP		2
 #define REC_ZOMBIE	4
-#define REC_SELF	8	/* the reader itself: user space checks its PID namespace */
+#define REC_SELF	8	/* the reader itself: user space checks the PIDs are its /proc's */
 #define REC_SECCOMP	16	/* the kernel has seccomp: .seccomp is its mode */
 
 struct capdump_rec {

@@ -62,12 +62,6 @@ struct bpf_iter__task_vma {
 #define VM_WRITE	0x2
 #define VM_EXEC		0x4
 
-/* the reader's own struct pid: the PID namespace the records' PIDs are in */
-static __always_inline struct pid *my_pid(void)
-{
-	return BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), thread_pid);
-}
-
 static __always_inline unsigned long mm_flags(struct mm_struct *mm, int *ok)
 {
 	unsigned long v = 0;
@@ -103,9 +97,10 @@ int mdwe_tasks(struct bpf_iter__task *ctx)
 		if (!mm || BPF_CORE_READ(task, group_leader, mm))
 			return 0;
 	}
-	rec.tgid = pid_nr_seen_by(BPF_CORE_READ(task, group_leader, thread_pid), my_pid());
+	rec.tgid = pid_nr_seen_by(BPF_CORE_READ(task, group_leader, thread_pid),
+				  reader_struct_pid());
 	rec.kthread = !!(BPF_CORE_READ(task, flags) & PF_KTHREAD);
-	rec.self = (__u64)task == bpf_get_current_task();
+	rec.self = is_reader(task);
 	if (mm && !rec.kthread) {
 		f = mm_flags(mm, &ok);
 		if (!ok)
@@ -136,7 +131,8 @@ int mdwe_wx_vmas(struct bpf_iter__task_vma *ctx)
 		return 0;
 	if ((vma->vm_flags & (VM_WRITE | VM_EXEC)) != (VM_WRITE | VM_EXEC))
 		return 0;
-	rec.tgid = pid_nr_seen_by(BPF_CORE_READ(task, group_leader, thread_pid), my_pid());
+	rec.tgid = pid_nr_seen_by(BPF_CORE_READ(task, group_leader, thread_pid),
+				  reader_struct_pid());
 	rec.tid = task->pid;	/* the machine's: only told apart from the process's others */
 	rec.start = vma->vm_start;
 	rec.end = vma->vm_end;

@@ -16,7 +16,7 @@ struct mdwe_rec {
 	uint32_t flags;		/* PR_MDWE_REFUSE_EXEC_GAIN (1) | PR_MDWE_NO_INHERIT (2) */
 	uint32_t has_mm;
 	uint32_t kthread;
-	uint32_t self;		/* rtla itself: user space checks its PID namespace */
+	uint32_t self;		/* rtla itself: user space checks the PIDs are its /proc's */
 };
 
 /* One per W+X mapping, from the task_vma iterator. */

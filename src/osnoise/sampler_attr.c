@@ -362,7 +362,7 @@ bool sampler_attr_period(struct sampler_attr *a, struct sampler_attr_cpu *c,
  * behind every gap seen so far are the period's for sure (it began where
  * the last one ended; the first one's start is not known before its end):
  * counted now and let go, so the queue holds a drain's
- * events, not a period's (a second of them by default: 40 bytes an event,
+ * events, not a period's (a second of them by default: 24 bytes an event,
  * tens of kB on a busy CPU).
  */
 void sampler_attr_compact(const struct sampler_attr *a, struct sampler_attr_cpu *c)

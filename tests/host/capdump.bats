@@ -187,7 +187,13 @@ bpf_targets() {
 	[[ "$stderr" == "rtla capdump: --method applies to processes, not --files"* ]]
 	run -1 --separate-stderr "$RTLA" --sysroot "$tmp" capdump --method bpf
 	[ "$stderr" = "rtla capdump: --sysroot $tmp: --method bpf needs the live system" ]
-	needs_root "setpriv runs rtla as nobody"
+	needs_root "a PID namespace, setpriv runs rtla as nobody"
+	# a PID namespace of its own with the host's /proc: the pass's PIDs are not /proc's
+	run -1 --separate-stderr unshare --pid --fork "$RTLA" capdump --method bpf
+	[ "$stderr" = "rtla capdump: --method bpf: rtla's /proc is another PID namespace's: the BPF pass's PIDs are not those it lists" ]
+	[ -z "$output" ]
+	run -0 --separate-stderr unshare --pid --fork "$RTLA" capdump -a -D --raw -n -o PID
+	[[ "$stderr" == "rtla capdump: debug: BPF: rtla's /proc is another PID namespace's: the BPF pass's PIDs are not those it lists: reading /proc"* ]]
 	run -1 --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$RTLA" capdump --method bpf
 	[ "$stderr" = "rtla capdump: --method bpf: loading BPF needs CAP_BPF and CAP_PERFMON (root): Operation not permitted" ]
 	[ -z "$output" ]

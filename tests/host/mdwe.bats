@@ -114,9 +114,9 @@ needs_mdwe() {
 	# two targets in the namespace: one under MDWE, and a plain one whose
 	# PID there is the first one's PID on the host (ns_last_pid is the
 	# namespace's own): read by the host's PIDs it would look under MDWE
-	unshare --pid --fork --mount-proc sh -c '
+	unshare --pid --fork --kill-child --mount-proc sh -c '
 		"$0" --mdwe 1 --ready "$1/one.pid" & one=$!
-		while [ ! -s "$1/host" ]; do sleep 0.01; done
+		for _ in $(seq 300); do [ -s "$1/host" ] && break; sleep 0.01; done
 		echo $(($(cat "$1/host") - 1)) >/proc/sys/kernel/ns_last_pid
 		"$0" --wx --ready "$1/two.pid" & two=$!
 		while [ ! -s "$1/two.pid" ]; do sleep 0.01; done
@@ -135,6 +135,10 @@ needs_mdwe() {
 	[ "$(cat "$tmp/audit")" = "$(cat "$tmp/one.pid") refuse-exec-gain 0
 $(cat "$tmp/host") - 1" ]
 	[ ! -s "$tmp/err" ]
+	# with the host's /proc the pass's PIDs are not its: MDWE unknown, said once
+	run -0 --separate-stderr unshare --pid --fork "$RTLA" mdwe --raw -n -o PID,MDWE 1
+	[ "$stderr" = "rtla mdwe: MDWE unknown: rtla's /proc is another PID namespace's: the BPF pass's PIDs are not those it lists" ]
+	[ "$output" = "1 unknown" ]
 }
 
 @test "audit -J: the record holds the flags as a number and the names" {

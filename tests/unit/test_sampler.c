@@ -43,11 +43,12 @@ static int push(struct sampler_attr *a, int cpu, const struct named_event *n)
 #define OSNOISE	false
 #define HWNOISE	true
 
-static void init_attr(struct sampler_attr *a, bool irq_disabled, long long stop_us,
-		      long long stop_total_us)
+/* CPU 1 measured, its spinner SPIN; gaps kept for a saved trace when KEEP */
+static void init_attr_keep(struct sampler_attr *a, bool irq_disabled, long long stop_us,
+			   long long stop_total_us, bool keep)
 {
 	struct sampler_cfg cfg = { .irq_disabled = irq_disabled, .attribution = true, .stop_us = stop_us,
-			       .stop_total_us = stop_total_us, .keep_trace = true };
+			       .stop_total_us = stop_total_us, .keep_trace = keep };
 	cpu_set_t cpus;
 
 	CPU_ZERO(&cpus);
@@ -57,6 +58,12 @@ static void init_attr(struct sampler_attr *a, bool irq_disabled, long long stop_
 	a->cpu[1].spinner = SPIN;
 	a->type_names = names;
 	a->nr_types = 6;
+}
+
+static void init_attr(struct sampler_attr *a, bool irq_disabled, long long stop_us,
+		      long long stop_total_us)
+{
+	init_attr_keep(a, irq_disabled, stop_us, stop_total_us, true);
 }
 
 /*
@@ -326,12 +333,49 @@ static void test_save(void)
 	sampler_attr_free(&a);
 
 	/* nobody keeps gaps: the queue holds the events without their names */
-	init_attr(&a, OSNOISE, 0, 0);
-	free(a.keep);
-	a.keep = NULL;
+	init_attr_keep(&a, OSNOISE, 0, 0, false);
 	feed(&a);
 	is_int(a.cpu[1].nev, 10, "save off: every event queued");
 	ok(!a.cpu[1].name, "save off: no name queued");
+	sampler_attr_free(&a);
+}
+
+/*
+ * A kept gap names its events by what was queued with each: through the
+ * compaction that lets the period's events go, and past the queue's first
+ * growth (256 events).
+ */
+static void test_names_follow(void)
+{
+	static const struct sampler_period_rec first = { .start = 0, .end = 1000, .gaps = 1,
+							 .gap_end = 1 };
+	struct named_event early = ev(100, SAMPLER_EV_IRQ, 11, 0, "early");
+	struct sampler_attr a;
+	char *buf = NULL, name[16];
+	struct noise_period p;
+	size_t len = 0;
+	FILE *f;
+
+	init_attr(&a, OSNOISE, 0, 0);
+	push(&a, 1, &early);
+	for (int i = 0; i < 300; i++) {
+		snprintf(name, sizeof(name), "irq%d", i);
+		push(&a, 1, &(struct named_event){ ev(5000 + 10 * i, SAMPLER_EV_IRQ, 11, 0, name).e, name });
+	}
+	sampler_attr_gap(&a, &a.cpu[1], &(struct sampler_gap){ 50, 100 });
+	sampler_attr_period(&a, &a.cpu[1], &first, &p);
+	sampler_attr_compact(&a, &a.cpu[1]);
+	is_int(a.cpu[1].nev, 300, "names: the finished period's event let go");
+	/* the 1st and the 300th of those queued after it, each alone in a gap */
+	sampler_attr_gap(&a, &a.cpu[1], &(struct sampler_gap){ 4995, 10 });
+	sampler_attr_gap(&a, &a.cpu[1], &(struct sampler_gap){ 5000 + 10 * 299 - 5, 10 });
+	f = open_memstream(&buf, &len);
+	sampler_attr_save(&a, f);
+	fclose(f);
+	ok(buf && strstr(buf, " irq:11(irq0)\n"), "names: the first event after the compaction keeps its name");
+	ok(buf && strstr(buf, " irq:11(irq299)\n"), "names: the 300th, past the growth, too");
+	ok(buf && strstr(buf, "100 irq      irq:11(early)\n"), "names: the gap before the compaction, its own");
+	free(buf);
 	sampler_attr_free(&a);
 }
 
@@ -408,6 +452,7 @@ int main(void)
 	test_stops();
 	test_losses();
 	test_save();
+	test_names_follow();
 	test_gap_ring();
 	test_spin();
 	return tap_done();

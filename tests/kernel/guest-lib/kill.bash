@@ -1,7 +1,8 @@
-# Shared by the 25-osnoise-kill.bats files and 27-timerlat-run.bats: the
-# snapshot of every borrowed setting, a run killed by one signal at a random
-# point, and the check that everything is back within 1 s of its end and the
-# kernel's own time to remove the run's instances (LIMIT_MS: setup_file).
+# Shared by the kill tests (25-osnoise-kill, 26-timerlat-kill, 76-hwlat-kill)
+# and 27-timerlat-run: the snapshot of every borrowed setting, a run killed
+# by one signal at a random point, and the check that everything is back
+# within 1 s of its end and the kernel's own time to remove the run's
+# instances (LIMIT_MS: setup_file).
 
 load /vm/lib/noise
 
