@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <linux/bpf.h>
+#include <linux/capability.h>
 
 #include "bpf_iter.h"
 #include "msg.h"
@@ -166,7 +167,8 @@ static bool seccomp_refuses_bpf(void)
 		found += sscanf(line, "CapEff: %llx", &eff) == 1 || sscanf(line, "Seccomp: %d", &mode) == 1;
 	if (f)
 		fclose(f);
-	return mode == 2 && ((eff & (1ull << 38) && eff & (1ull << 39)) || eff & (1ull << 21));
+	return mode == 2 && ((eff & 1ull << CAP_PERFMON && eff & 1ull << CAP_BPF) ||
+			     eff & 1ull << CAP_SYS_ADMIN);
 }
 
 void bpf_iter_load_why(int err, char *why, size_t len)
