@@ -100,4 +100,25 @@ static inline int array_room(void *arrp, size_t *cap, size_t nr, size_t size, si
 	return 0;
 }
 
+/*
+ * The other way, for an array that empties again (a queue after a burst):
+ * when NR fills at most a quarter of *CAP, the capacity halves, down to
+ * FIRST; a long run then holds what its steady state needs, not the most it
+ * ever queued. A failed realloc keeps the array as it was.
+ */
+static inline void array_shrink(void *arrp, size_t *cap, size_t nr, size_t size, size_t first)
+{
+	size_t ncap = *cap / 2;
+	void *arr, *shrunk;
+
+	if (nr > *cap / 4 || ncap < first)
+		return;
+	memcpy(&arr, arrp, sizeof(arr));
+	shrunk = realloc(arr, ncap * size);
+	if (!shrunk)
+		return;
+	memcpy(arrp, &shrunk, sizeof(shrunk));
+	*cap = ncap;
+}
+
 #endif

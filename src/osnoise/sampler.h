@@ -57,6 +57,7 @@
 #define SAMPLER_SLICE_MAX_MS	1000
 #define SAMPLER_TRACE_KEEP	16384		/* gaps kept for save_trace: 3 MiB */
 #define SAMPLER_TRACE_REC_EV	4		/* explaining events kept per gap */
+#define SAMPLER_EVQ_FIRST	256u		/* a CPU's first queue of events */
 #define SAMPLER_EVQ_MAX	(1u << 20)	/* events queued per CPU before dropping */
 
 /* ---- clock: ticks and their conversion ---------------------------------- */

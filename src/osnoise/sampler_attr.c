@@ -82,9 +82,9 @@ int sampler_attr_push(struct sampler_attr *a, int cpu, const struct sampler_even
 	if (cpu < 0 || cpu >= a->nr_cpus || !a->cpu[cpu].active)
 		return 0;
 	c = &a->cpu[cpu];
-	if (array_room(&c->ev, &c->cap, c->nev, sizeof(*c->ev), 256, SAMPLER_EVQ_MAX) ||
-	    (a->keep && array_room(&c->name, &c->name_cap, c->nev, sizeof(*c->name), 256,
-				   SAMPLER_EVQ_MAX))) {
+	if (array_room(&c->ev, &c->cap, c->nev, sizeof(*c->ev), SAMPLER_EVQ_FIRST, SAMPLER_EVQ_MAX) ||
+	    (a->keep && array_room(&c->name, &c->name_cap, c->nev, sizeof(*c->name),
+				   SAMPLER_EVQ_FIRST, SAMPLER_EVQ_MAX))) {
 		c->dropped++;
 		return -ENOMEM;
 	}
@@ -363,7 +363,9 @@ bool sampler_attr_period(struct sampler_attr *a, struct sampler_attr_cpu *c,
  * the last one ended; the first one's start is not known before its end):
  * counted now and let go, so the queue holds a drain's
  * events, not a period's (a second of them by default: 24 bytes an event,
- * tens of kB on a busy CPU).
+ * tens of kB on a busy CPU). A queue a burst grew (rtla kept from running,
+ * a storm of switches) gives its memory back as it empties, a halving a
+ * drain, so that a long run's size is its steady state's.
  */
 void sampler_attr_compact(const struct sampler_attr *a, struct sampler_attr_cpu *c)
 {
@@ -373,14 +375,17 @@ void sampler_attr_compact(const struct sampler_attr *a, struct sampler_attr_cpu 
 		for (; n < c->cursor; n++)
 			count_event(a, c, &c->ev[n], &c->acc);
 	}
-	if (!n)
-		return;
-	memmove(c->ev, c->ev + n, (c->nev - n) * sizeof(*c->ev));
+	if (n) {
+		memmove(c->ev, c->ev + n, (c->nev - n) * sizeof(*c->ev));
+		if (c->name)
+			memmove(c->name, c->name + n, (c->nev - n) * sizeof(*c->name));
+		c->nev -= n;
+		c->cursor = c->cursor > n ? c->cursor - n : 0;
+		c->pdone = 0;
+	}
+	array_shrink(&c->ev, &c->cap, c->nev, sizeof(*c->ev), SAMPLER_EVQ_FIRST);
 	if (c->name)
-		memmove(c->name, c->name + n, (c->nev - n) * sizeof(*c->name));
-	c->nev -= n;
-	c->cursor = c->cursor > n ? c->cursor - n : 0;
-	c->pdone = 0;
+		array_shrink(&c->name, &c->name_cap, c->nev, sizeof(*c->name), SAMPLER_EVQ_FIRST);
 }
 
 /* A new start (after the warm-up, or a stop and "continue"): nothing carries over. */

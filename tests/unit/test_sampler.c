@@ -393,6 +393,48 @@ static uint64_t kicks(int fd)
  * The spinner's wake-up of the collector: at half full, also when the
  * spinner reads the collector's tail only because its cached copy said full
  */
+/*
+ * A burst grows a CPU's queue; once its events are counted and let go, each
+ * drain halves it again (a quarter full at most), down to its first size:
+ * a long run holds its steady state, not the most it ever queued.
+ */
+static void test_queue_shrinks(void)
+{
+	struct sampler_attr a;
+	struct noise_period p;
+	size_t grown;
+
+	init_attr(&a, OSNOISE, 0, 0);
+	for (int i = 0; i < 5000; i++) {
+		struct named_event e = ev(2000 + i * 10, SAMPLER_EV_IRQ, 11, 0, "virtio0");
+
+		push(&a, 1, &e);
+	}
+	grown = a.cpu[1].cap;
+	is_int(grown, 8192, "queue: a burst of 5,000 events grows it to 8,192");
+	sampler_attr_period(&a, &a.cpu[1], &period, &p);
+	sampler_attr_compact(&a, &a.cpu[1]);
+	is_int(a.cpu[1].nev, 0, "queue: the period's events let go");
+	is_int(a.cpu[1].cap, 4096, "queue: the drain that empties it halves it");
+	is_int(a.cpu[1].name_cap, 4096, "queue: and the names beside it");
+	for (int i = 0; i < 10; i++)
+		sampler_attr_compact(&a, &a.cpu[1]);
+	is_int(a.cpu[1].cap, SAMPLER_EVQ_FIRST, "queue: empty drains bring it back to its first size");
+	is_int(a.cpu[1].name_cap, SAMPLER_EVQ_FIRST, "queue: the names too");
+
+	for (int i = 0; i < 200; i++) {
+		struct named_event e = ev(200000 + i * 10, SAMPLER_EV_IRQ, 11, 0, "virtio0");
+
+		push(&a, 1, &e);
+	}
+	sampler_attr_compact(&a, &a.cpu[1]);
+	is_int(a.cpu[1].cap, SAMPLER_EVQ_FIRST, "queue: never below its first size");
+	is_int(a.cpu[1].nev, 200, "queue: events of no finished period stay");
+	ok(a.cpu[1].ev[199].ts == 200000 + 199 * 10, "queue: in order, the last one last");
+	ok(!strcmp(a.cpu[1].name[199], "virtio0"), "queue: with its name");
+	sampler_attr_free(&a);
+}
+
 static void test_gap_ring(void)
 {
 	struct sampler_ctl ctl = { .kick_fd = eventfd(0, EFD_NONBLOCK) };
@@ -453,6 +495,7 @@ int main(void)
 	test_losses();
 	test_save();
 	test_names_follow();
+	test_queue_shrinks();
 	test_gap_ring();
 	test_spin();
 	return tap_done();
