@@ -101,17 +101,18 @@ static inline int array_room(void *arrp, size_t *cap, size_t nr, size_t size, si
 }
 
 /*
- * The other way, for an array that empties again (a queue after a burst):
- * when NR fills at most a quarter of *CAP, the capacity halves, down to
- * FIRST; a long run then holds what its steady state needs, not the most it
- * ever queued. A failed realloc keeps the array as it was.
+ * The other way, for an array that fills and empties (a queue): when it
+ * held at most a quarter of *CAP since the last look (PEAK: the most it held
+ * since), the capacity halves, down to FIRST. The new one is at least twice
+ * PEAK, so a steady rate does not make it grow again: only a quieter
+ * stretch after a burst shrinks it. A failed realloc keeps the array.
  */
-static inline void array_shrink(void *arrp, size_t *cap, size_t nr, size_t size, size_t first)
+static inline void array_shrink(void *arrp, size_t *cap, size_t peak, size_t size, size_t first)
 {
 	size_t ncap = *cap / 2;
 	void *arr, *shrunk;
 
-	if (nr > *cap / 4 || ncap < first)
+	if (peak > *cap / 4 || ncap < first)
 		return;
 	memcpy(&arr, arrp, sizeof(arr));
 	shrunk = realloc(arr, ncap * size);

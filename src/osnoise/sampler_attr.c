@@ -364,12 +364,14 @@ bool sampler_attr_period(struct sampler_attr *a, struct sampler_attr_cpu *c,
  * counted now and let go, so the queue holds a drain's
  * events, not a period's (a second of them by default: 24 bytes an event,
  * tens of kB on a busy CPU). A queue a burst grew (rtla kept from running,
- * a storm of switches) gives its memory back as it empties, a halving a
- * drain, so that a long run's size is its steady state's.
+ * a storm of switches) gives its memory back once drains find it a quarter
+ * full at most, a halving a drain, so that a long run's size is its steady
+ * state's. Events are only queued between two drains: what the queue holds
+ * now is the most it held since the last.
  */
 void sampler_attr_compact(const struct sampler_attr *a, struct sampler_attr_cpu *c)
 {
-	size_t n = c->pdone;
+	size_t n = c->pdone, held = c->nev;
 
 	if (a->cfg.back_to_back && c->last_end) {
 		for (; n < c->cursor; n++)
@@ -383,9 +385,9 @@ void sampler_attr_compact(const struct sampler_attr *a, struct sampler_attr_cpu 
 		c->cursor = c->cursor > n ? c->cursor - n : 0;
 		c->pdone = 0;
 	}
-	array_shrink(&c->ev, &c->cap, c->nev, sizeof(*c->ev), SAMPLER_EVQ_FIRST);
+	array_shrink(&c->ev, &c->cap, held, sizeof(*c->ev), SAMPLER_EVQ_FIRST);
 	if (c->name)
-		array_shrink(&c->name, &c->name_cap, c->nev, sizeof(*c->name), SAMPLER_EVQ_FIRST);
+		array_shrink(&c->name, &c->name_cap, held, sizeof(*c->name), SAMPLER_EVQ_FIRST);
 }
 
 /* A new start (after the warm-up, or a stop and "continue"): nothing carries over. */

@@ -389,52 +389,73 @@ static uint64_t kicks(int fd)
 	return n;
 }
 
+/* push N events of CPU 1, one every 10 ns from FIRST_TS, named */
+static void push_many(struct sampler_attr *a, int n, uint64_t first_ts)
+{
+	for (int i = 0; i < n; i++) {
+		struct named_event e = ev(first_ts + i * 10, SAMPLER_EV_IRQ, 11, 0, "virtio0");
+
+		push(a, 1, &e);
+	}
+}
+
 /*
- * The spinner's wake-up of the collector: at half full, also when the
- * spinner reads the collector's tail only because its cached copy said full
- */
-/*
- * A burst grows a CPU's queue; once its events are counted and let go, each
- * drain halves it again (a quarter full at most), down to its first size:
- * a long run holds its steady state, not the most it ever queued.
+ * A burst grows a CPU's queue; once drains find it a quarter full at most
+ * since the last, each halves it, down to its first size: a long run holds
+ * its steady state, not the most it ever queued. A steady rate, all let go
+ * at each drain, keeps its size (no halving and growing again each drain).
  */
 static void test_queue_shrinks(void)
 {
 	struct sampler_attr a;
 	struct noise_period p;
-	size_t grown;
+	size_t lowest = SIZE_MAX, highest = 0;
 
 	init_attr(&a, OSNOISE, 0, 0);
-	for (int i = 0; i < 5000; i++) {
-		struct named_event e = ev(2000 + i * 10, SAMPLER_EV_IRQ, 11, 0, "virtio0");
-
-		push(&a, 1, &e);
-	}
-	grown = a.cpu[1].cap;
-	is_int(grown, 8192, "queue: a burst of 5,000 events grows it to 8,192");
+	push_many(&a, 5000, 2000);
+	is_int(a.cpu[1].cap, 8192, "queue: a burst of 5,000 events grows it to 8,192");
 	sampler_attr_period(&a, &a.cpu[1], &period, &p);
 	sampler_attr_compact(&a, &a.cpu[1]);
 	is_int(a.cpu[1].nev, 0, "queue: the period's events let go");
-	is_int(a.cpu[1].cap, 4096, "queue: the drain that empties it halves it");
+	is_int(a.cpu[1].cap, 8192, "queue: the drain of the burst keeps its size");
+	sampler_attr_compact(&a, &a.cpu[1]);
+	is_int(a.cpu[1].cap, 4096, "queue: the next drain, with nothing queued, halves it");
 	is_int(a.cpu[1].name_cap, 4096, "queue: and the names beside it");
 	for (int i = 0; i < 10; i++)
 		sampler_attr_compact(&a, &a.cpu[1]);
-	is_int(a.cpu[1].cap, SAMPLER_EVQ_FIRST, "queue: empty drains bring it back to its first size");
+	is_int(a.cpu[1].cap, SAMPLER_EVQ_FIRST, "queue: quiet drains bring it back to its first size");
 	is_int(a.cpu[1].name_cap, SAMPLER_EVQ_FIRST, "queue: the names too");
 
-	for (int i = 0; i < 200; i++) {
-		struct named_event e = ev(200000 + i * 10, SAMPLER_EV_IRQ, 11, 0, "virtio0");
-
-		push(&a, 1, &e);
+	for (int round = 0; round < 8; round++) {
+		push_many(&a, 300, 2000);
+		sampler_attr_period(&a, &a.cpu[1], &period, &p);
+		sampler_attr_compact(&a, &a.cpu[1]);
+		lowest = a.cpu[1].cap < lowest ? a.cpu[1].cap : lowest;
+		highest = a.cpu[1].cap > highest ? a.cpu[1].cap : highest;
 	}
+	is_int(lowest, 512, "queue: 300 events a drain, all let go: it stays at 512");
+	is_int(highest, 512, "queue: and never grows past it");
+
+	/* events of no finished period stay, and count as held */
+	push_many(&a, 1000, 200000);
+	is_int(a.cpu[1].cap, 1024, "queue: 1,000 waiting events grow it to 1,024");
 	sampler_attr_compact(&a, &a.cpu[1]);
-	is_int(a.cpu[1].cap, SAMPLER_EVQ_FIRST, "queue: never below its first size");
-	is_int(a.cpu[1].nev, 200, "queue: events of no finished period stay");
+	is_int(a.cpu[1].cap, 1024, "queue: a drain that lets none go keeps it");
+	a.cpu[1].nev = 200;	/* as if 800 had been let go at the last drain */
+	sampler_attr_compact(&a, &a.cpu[1]);
+	is_int(a.cpu[1].cap, 512, "queue: 200 held of 1,024 halves it");
+	sampler_attr_compact(&a, &a.cpu[1]);
+	is_int(a.cpu[1].cap, 512, "queue: never below twice what it holds");
+	is_int(a.cpu[1].nev, 200, "queue: the events it holds stay");
 	ok(a.cpu[1].ev[199].ts == 200000 + 199 * 10, "queue: in order, the last one last");
 	ok(!strcmp(a.cpu[1].name[199], "virtio0"), "queue: with its name");
 	sampler_attr_free(&a);
 }
 
+/*
+ * The spinner's wake-up of the collector: at half full, also when the
+ * spinner reads the collector's tail only because its cached copy said full
+ */
 static void test_gap_ring(void)
 {
 	struct sampler_ctl ctl = { .kick_fd = eventfd(0, EFD_NONBLOCK) };

@@ -18,10 +18,13 @@ teardown_file() {
 	echo 0 >/sys/module/pata_parport/parameters/probe 2>/dev/null || true
 	# bounded: after the last test the driver may still hold a write (its
 	# delete) that never returns; the guest is discarded after the run
-	(without_bats_fds pp_unload_all </dev/null >/dev/null 2>&1) &
+	(without_bats_fds pp_unload_all </dev/null >/tmp/pp.unload 2>&1) &
 	local unloader=$! _
 	for _ in $(seq 100); do
-		kill -0 "$unloader" 2>/dev/null || { wait "$unloader"; return; }
+		if ! kill -0 "$unloader" 2>/dev/null; then
+			wait "$unloader" || { cat /tmp/pp.unload >&3; return 1; }
+			return 0
+		fi
 		sleep 0.2
 	done
 	echo "# the pata_parport modules were still unloading after 20 s: $(pp_pending_writes)" >&3
