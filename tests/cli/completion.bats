@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # Bash completion as a user gets it: bash-completion loaded, the installed
 # script sourced, the candidates asked for at a word of a command line.
+# cli-asan: skip, bash-completion's script (rtla's candidates: test_cli on that build)
 
 load ../lib/helper
 
@@ -142,17 +143,31 @@ truth() {
 	*" --event") cat /sys/kernel/tracing/available_events 2>/dev/null ;;
 	*)	# shellcheck disable=SC2086
 		"$RTLA" help $1
-		local doc=$BATS_TEST_DIRNAME/../../Documentation page
-		for page in "$doc/rtla-$cmd"*.rst; do
-			cat "$page"
-			# the pages it includes (hwnoise: osnoise top's options)
-			# and theirs (timerlat hist, timerlat top, osnoise top's --require)
-			sed -n 's/^\.\. include:: //p' "$page" | while read -r inc; do
-				cat "$doc/$inc"
-				sed -n 's/^\.\. include:: //p' "$doc/$inc" | while read -r inc2; do cat "$doc/$inc2"; done
-			done
-		done ;;
+		# the pages are the same for every option of a command: read once
+		[ -s "$tmp/pages.$cmd" ] || man_pages "$cmd" >"$tmp/pages.$cmd"
+		cat "$tmp/pages.$cmd" ;;
 	esac
+}
+
+# man_pages CMD: the text of CMD's man pages and of the pages they include
+man_pages() {
+	local doc=$BATS_TEST_DIRNAME/../../Documentation page
+	for page in "$doc/rtla-$1"*.rst; do
+		cat "$page"
+		# the pages it includes (hwnoise: osnoise top's options)
+		# and theirs (timerlat hist, timerlat top, osnoise top's --require)
+		sed -n 's/^\.\. include:: //p' "$page" | while read -r inc; do
+			cat "$doc/$inc"
+			sed -n 's/^\.\. include:: //p' "$doc/$inc" | while read -r inc2; do cat "$doc/$inc2"; done
+		done
+	done
+}
+
+# say PREFIX TEXT: PREFIX and the first 200 characters of TEXT on one line,
+# for the log (no fork: the test says ~400 of them)
+say() {
+	local t=${2:0:200}
+	echo "$1${t//$'\n'/ }"
 }
 
 # check_words LINE WHAT CANDIDATES: some, and each part of each one
@@ -160,9 +175,10 @@ truth() {
 check_words() {
 	local unnamed
 	[ -n "$3" ] || { echo "rtla $1 $2: no candidates"; return 1; }
-	unnamed=$(tr ',=:<>' '\n' <<<"$3" | awk '
+	local words=${3//[,=:<>]/$'\n'}
+	unnamed=$(awk '
 		NR == FNR { known = known tolower($0) "\n"; next }
-		$0 != "" && !index(known, tolower($0))' <(truth "$1" "$2") -)
+		$0 != "" && !index(known, tolower($0))' <(truth "$1" "$2") - <<<"$words")
 	[ -z "$unnamed" ] || { echo "rtla $1 $2: named nowhere: $unnamed"; return 1; }
 }
 
@@ -188,7 +204,9 @@ check_kind() {
 	esac
 }
 
-@test "completion: every option's value and positional word gets the candidates of the kind its spec names" {
+# every_value_checked: what the test below checks, for each command and verb
+every_value_checked() {
+	local names all line what _short long arg metavar kind list got first next checked
 	names=$(command_names)
 	# shellcheck disable=SC2086
 	all=$(spec_lines $names)
@@ -205,14 +223,14 @@ check_kind() {
 				continue
 			fi
 			got=$(candidates "$line" "$long" '')
-			echo "rtla $line $long ($kind): $(head -c 200 <<<"$got" | tr '\n' ' ')"
+			say "rtla $line $long ($kind): " "$got"
 			check_kind "$line" "$long" "$kind" "$got"
 			checked=$((checked + 1))
 			[ "$list" = list ] || continue
 			# a list's next item: the first, a comma, and only the others
-			first=$(head -1 <<<"$got")
+			first=${got%%$'\n'*}
 			next=$(candidates "$line" "$long" "$first,")
-			echo "  after '$first,': $(head -c 200 <<<"$next" | tr '\n' ' ')"
+			say "  after '$first,': " "$next"
 			[ -n "$next" ]
 			if grep -v "^$first," <<<"$next"; then false; fi
 			if grep -x "$first,$first" <<<"$next"; then false; fi
@@ -225,12 +243,16 @@ check_kind() {
 		got=$(candidates "$line" -- '' | grep -vx -- '--.*\|-.' || true)
 		# what comes after a number ("damos filter set ID FILTER...")
 		[ -n "$got" ] || got=$(candidates "$line" -- 0 '' | grep -vx -- '--.*\|-.' || true)
-		echo "rtla $line positional ($kind): $(head -c 200 <<<"$got" | tr '\n' ' ')"
+		say "rtla $line positional ($kind): " "$got"
 		check_kind "$line" positional "$kind" "$got"
 		checked=$((checked + 1))
 	done
 	echo "checked: $checked"
 	[ "$checked" -ge 60 ]
+}
+
+@test "completion: every option's value and positional word gets the candidates of the kind its spec names" {
+	untraced every_value_checked
 }
 
 @test "completion: capdump --files completes paths, PIDs without it" {

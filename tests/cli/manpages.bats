@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # The man pages: what make install puts where man finds it, the pages that
 # SEE ALSO names, and every option of a command's --help in its page.
+# cli-asan: skip, the pages (the examples they give run in the cli tier)
 
 load ../lib/helper
 

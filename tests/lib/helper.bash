@@ -4,6 +4,8 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 : "${RTLA:=$TOP/build/rtla}"
 RTLA=$(readlink -f "$RTLA")
+# shellcheck source=tests/lib/untraced.bash
+. "$TOP/tests/lib/untraced.bash"
 
 # needs_root REASON: skip with the reason printed unless running as root
 needs_root() {

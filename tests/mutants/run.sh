@@ -79,7 +79,10 @@ build_mutant() {
 	local name=$1 tree=$work/$1
 	mkdir -p "$tree"
 	cp -a Makefile VERSION src "$tree"/
-	cp -a "$build" "$tree/build"
+	# the objects and the library, not the packages and bundles made beside them
+	mkdir "$tree/build"
+	tar -C "$build" -c --exclude=./deb --exclude=./bundle --exclude=./oci \
+		--exclude='./rtla-static*' --exclude=./tests . | tar -C "$tree/build" -x
 	mutate "$tree" "$(field "$mf" find)" "$(field "$mf" replace)" >"$work/$name.file" || return 1
 	local goal=build/rtla
 	[ "$2" != unit ] || goal="build/tests/unit/$3"
@@ -109,28 +112,39 @@ run_tests() {
 	esac
 }
 
-n=0 bad=0
-for name in "${names[@]}"; do
-	n=$((n + 1))
-	mf=tests/mutants/$name.mutant
+# one N NAME PHASE: the mutant's result (TAP lines) in $work/NAME.result.
+# PHASE build_only: a mutant whose tests need a kernel (host, vm) is only
+# built; vm: the vm mutants' tests; test: the rest (host).
+one() {
+	local n=$1 name=$2 phase=$3 mf=tests/mutants/$2.mutant tier tests filter promise
 	if [ ! -f "$mf" ]; then
-		echo "not ok $n mutant $name: no file $mf"
-		bad=$((bad + 1))
-		continue
+		echo "not ok $n mutant $name: no file $mf" >"$work/$name.result"
+		return
 	fi
 	tier=$(field "$mf" tier) tests=$(field "$mf" tests) filter=$(field "$mf" filter)
 	promise=$(field "$mf" promise)
-	if [ "$tier" = vm ] && [ -n "${RTLA_SKIP_VM:-}" ]; then
-		echo "ok $n mutant $name # skip RTLA_SKIP_VM is set"
-		continue
+	if [ "$phase" = build_only ]; then
+		if [ "$tier" = vm ] && [ -n "${RTLA_SKIP_VM:-}" ]; then
+			echo "ok $n mutant $name # skip RTLA_SKIP_VM is set" >"$work/$name.result"
+			return
+		fi
+		if ! build_mutant "$name" "$tier" "$tests" 2>"$work/$name.why"; then
+			{
+				echo "not ok $n mutant $name ($promise): cannot be made"
+				sed 's/^/# /' "$work/$name.why"
+			} >"$work/$name.result"
+			return
+		fi
+		case "$tier" in host | vm) return ;; esac
+	elif [ -e "$work/$name.result" ] || { [ "$phase" = vm ] && [ "$tier" != vm ]; }; then
+		return
 	fi
-	if ! build_mutant "$name" "$tier" "$tests" 2>"$work/$name.why"; then
-		echo "not ok $n mutant $name ($promise): cannot be made"
-		sed 's/^/# /' "$work/$name.why"
-		bad=$((bad + 1))
-		continue
-	fi
-	start=$SECONDS
+	one_test "$n" "$name" "$tier" "$tests" "$filter" "$promise" >"$work/$name.result"
+}
+
+# one_test N NAME TIER TESTS FILTER PROMISE: run a built mutant's tests, its TAP on stdout
+one_test() {
+	local n=$1 name=$2 tier=$3 tests=$4 filter=$5 promise=$6 start=$SECONDS caught ran
 	run_tests "$name" "$tier" "$tests" "${filter:-.}" >"$work/$name.tap" 2>&1
 	caught=$(grep -E '^not ok ' "$work/$name.tap" | sed -E 's/^not ok [0-9]+ (- )?//')
 	ran=$(grep -cE '^(ok|not ok) ' "$work/$name.tap")
@@ -140,7 +154,6 @@ for name in "${names[@]}"; do
 	else
 		echo "not ok $n mutant $name ($promise) in $(cat "$work/$name.file"): survived $ran tests of $tests${filter:+ matching '$filter'}"
 		sed 's/^/# /' "$work/$name.tap" | tail -n 20
-		bad=$((bad + 1))
 	fi
 	rm -rf "${work:?}/$name"
 	# what a mutant left on this machine (an instance of a killed run): the
@@ -148,6 +161,31 @@ for name in "${names[@]}"; do
 	if [ "$tier" = host ]; then
 		"$build/rtla" hwnoise --backend sampler -c 0 -d 1s -q >/dev/null 2>&1 || true
 	fi
+}
+
+# Two at a time (this machine's cores): the builds and the tests that need
+# nothing but rtla (cli, fixtures, unit), then the vm tests (each boots a
+# guest of its own); last, one at a time and alone, the host tests, which
+# another run beside them could disturb: a failure they did not cause would
+# count the mutant as caught.
+jobs=${RTLA_MUTANT_JOBS:-2}
+for phase in build_only vm; do
+	n=0
+	for name in "${names[@]}"; do
+		n=$((n + 1))
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+			wait -n
+		done
+		one "$n" "$name" "$phase" &
+	done
+	wait
+done
+n=0 bad=0
+for name in "${names[@]}"; do
+	n=$((n + 1))
+	one "$n" "$name" test
+	cat "$work/$name.result"
+	grep -q '^not ok ' "$work/$name.result" && bad=$((bad + 1))
 done
 echo "1..$n"
 [ "$bad" -eq 0 ]
