@@ -422,7 +422,7 @@ build_initramfs() {
 	echo 'root:x:0:' >"$ROOT/etc/group"
 	install -m 755 "$HERE/guest-init.sh" "$ROOT/init"
 	# Helpers the tests load (load /vm/lib/NAME).
-	for f in "$HERE"/guest-lib/*; do
+	for f in "$HERE"/guest-lib/* "$HERE/../lib/untraced.bash"; do
 		if [[ -f $f ]]; then cp "$f" "$ROOT/vm/lib/"; fi
 	done
 	# the shell gate of rtla-hwnoise(1), which a guest test runs as the page has it
@@ -467,7 +467,7 @@ build_initramfs_arm64() {
 	ln -s /opt/peer/bin/rtla "$r/usr/bin/rtla-peer"
 	cp -a "$VM_CACHE/bats/usr/." "$r/usr/"
 	install -m 755 "$HERE/guest-init.sh" "$r/init"
-	for f in "$HERE"/guest-lib/*; do
+	for f in "$HERE"/guest-lib/* "$HERE/../lib/untraced.bash"; do
 		if [[ -f $f ]]; then cp "$f" "$r/vm/lib/"; fi
 	done
 	while read -r f; do

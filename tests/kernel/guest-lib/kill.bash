@@ -187,3 +187,5 @@ kill_one() {
 	echo "# SIG$sig $1: ended $((end - at)) ms after the signal (status $status)," \
 		"restored $MS ms after the end" >&3
 }
+
+untrace snapshot_all all_unchanged settled_in_time kill_one kill_in_teardown

@@ -4,6 +4,9 @@
 
 T=/sys/kernel/tracing
 
+# the helpers that loop run without bats' per-command trap (untraced.bash)
+. /vm/lib/untraced.bash
+
 # Every setting an osnoise run may touch, and the instances that exist.
 snapshot() {
 	local f
@@ -106,3 +109,5 @@ OS_ROW='^ {0,2}[0-9]+ #[0-9]+ +[0-9]+ +[0-9]+ +[0-9]{1,3}\.[0-9]{5} +[0-9]+ +[0-
 osnoise_thread() {
 	grep -l "^osnoise/$1\$" /proc/[0-9]*/comm 2>/dev/null | head -1 | cut -d/ -f3
 }
+
+untrace snapshot unusual_settings default_settings assert_state_unchanged guardian_of

@@ -4,6 +4,9 @@
 # the workload.
 # shellcheck shell=bash
 
+# the helpers that loop run without bats' per-command trap (untraced.bash)
+. /vm/lib/untraced.bash
+
 # unusual_settings() and stop conditions no run would choose, so that a run
 # which "restores" them to 0 instead of to what it found is caught.
 tl_unusual_settings() {
@@ -226,3 +229,5 @@ tl_look() {
 	EOS
 	echo "shell,command=bash $BATS_TEST_TMPDIR/look.sh > $BATS_TEST_TMPDIR/state.txt 2>&1"
 }
+
+untrace tl_unusual_settings tl_pids tl_wait_tracer tl_top_q_hist tl_top_hist

@@ -1,6 +1,9 @@
 # Helpers of the upstream test-case files (guest-6.12/45-*, 46-*): upstream
 # rtla's osnoise case list, run against ours. Load with "load /vm/lib/upstream".
 
+# the helpers that loop run without bats' per-command trap (untraced.bash)
+. /vm/lib/untraced.bash
+
 # expect STATUS PATTERN [ABSENT] -- ARGS...: rtla ARGS exits STATUS, some line
 # of its output matches the ERE PATTERN ("" = any) and none matches ABSENT
 expect() {
@@ -24,3 +27,5 @@ top_q_hist() {
 	rm -f a
 	expect "$want" "$pattern" "$absent" -- osnoise hist "$@"
 }
+
+untrace expect top_q_hist
