@@ -27,7 +27,6 @@
 # RTLA_SKIP_VM=1 skips the vm mutants.
 set -u
 cd "$(dirname "$0")/../.."
-top=$PWD
 
 build=
 names=()
@@ -74,9 +73,9 @@ mutate() {
 	echo "$files"
 }
 
-# build_mutant NAME TIER TESTS: the mutated tree's rtla (and unit test) in $work/NAME
+# build_mutant NAME: the mutated tree's rtla (and unit test) in $work/NAME
 build_mutant() {
-	local name=$1 tree=$work/$1
+	local name=$1 tree=$work/$1 mf=tests/mutants/$1.mutant goal=build/rtla
 	mkdir -p "$tree"
 	cp -a Makefile VERSION src "$tree"/
 	# the objects and the library, not the packages and bundles made beside them
@@ -84,11 +83,10 @@ build_mutant() {
 	tar -C "$build" -c --exclude=./deb --exclude=./bundle --exclude=./oci \
 		--exclude='./rtla-static*' --exclude=./tests . | tar -C "$tree/build" -x
 	mutate "$tree" "$(field "$mf" find)" "$(field "$mf" replace)" >"$work/$name.file" || return 1
-	local goal=build/rtla
-	[ "$2" != unit ] || goal="build/tests/unit/$3"
-	if [ "$2" = unit ]; then
+	if [ "${tier[$name]}" = unit ]; then
+		goal=build/tests/unit/${tests[$name]}
 		mkdir -p "$tree/tests/unit"
-		cp -a tests/unit/*.h "tests/unit/$3.c" "$tree/tests/unit/"
+		cp -a tests/unit/*.h "tests/unit/${tests[$name]}.c" "$tree/tests/unit/"
 	fi
 	if ! make -s -C "$tree" O=build "$goal" >"$work/$name.make" 2>&1; then
 		echo "it does not build:" >&2
@@ -97,70 +95,87 @@ build_mutant() {
 	fi
 }
 
-# run_tests NAME TIER TESTS FILTER: the tests' TAP on stdout
+# run_tests NAME: the mutant's tests' TAP on stdout
 run_tests() {
-	local tree=$work/$1
-	case "$2" in
+	local name=$1 tree=$work/$1
+	case "${tier[$name]}" in
 	cli | fixtures | host)
-		RTLA=$tree/build/rtla bats --tap -f "$4" "$3" ;;
+		RTLA=$tree/build/rtla bats --tap -f "${filter[$name]:-.}" "${tests[$name]}" ;;
 	unit)
-		"$tree/build/tests/unit/$3" ;;
+		"$tree/build/tests/unit/${tests[$name]}" ;;
 	vm)
-		tests/kernel/vm-tier.sh --rtla "$tree/build/rtla" --only "$3" ;;
+		tests/kernel/vm-tier.sh --rtla "$tree/build/rtla" --only "${tests[$name]}" ;;
 	*)
-		echo "not ok - unknown tier '$2'" ;;
+		echo "not ok - unknown tier '${tier[$name]}'" ;;
 	esac
 }
 
-# one N NAME PHASE: the mutant's result (TAP lines) in $work/NAME.result.
-# PHASE build_only: a mutant whose tests need a kernel (host, vm) is only
-# built; vm: the vm mutants' tests; test: the rest (host).
-one() {
-	local n=$1 name=$2 phase=$3 mf=tests/mutants/$2.mutant tier tests filter promise
-	if [ ! -f "$mf" ]; then
-		echo "not ok $n mutant $name: no file $mf" >"$work/$name.result"
-		return
+# build_one N NAME: make the mutant, and run its tests at once when they need
+# nothing but rtla (cli, fixtures, unit). Its result (TAP lines) in
+# $work/NAME.result, or no result yet for a built host or vm mutant.
+build_one() {
+	local n=$1 name=$2
+	if [ -z "${tier[$name]+set}" ]; then
+		echo "not ok $n mutant $name: no file tests/mutants/$name.mutant" >"$work/$name.result"
+	elif [ "${tier[$name]}" = vm ] && [ -n "${RTLA_SKIP_VM:-}" ]; then
+		echo "ok $n mutant $name # skip RTLA_SKIP_VM is set" >"$work/$name.result"
+	elif ! build_mutant "$name" 2>"$work/$name.why"; then
+		{
+			echo "not ok $n mutant $name (${promise[$name]}): cannot be made"
+			sed 's/^/# /' "$work/$name.why"
+		} >"$work/$name.result"
+	else
+		case "${tier[$name]}" in
+		host | vm) ;;
+		*) test_one "$n" "$name" ;;
+		esac
 	fi
-	tier=$(field "$mf" tier) tests=$(field "$mf" tests) filter=$(field "$mf" filter)
-	promise=$(field "$mf" promise)
-	if [ "$phase" = build_only ]; then
-		if [ "$tier" = vm ] && [ -n "${RTLA_SKIP_VM:-}" ]; then
-			echo "ok $n mutant $name # skip RTLA_SKIP_VM is set" >"$work/$name.result"
-			return
-		fi
-		if ! build_mutant "$name" "$tier" "$tests" 2>"$work/$name.why"; then
-			{
-				echo "not ok $n mutant $name ($promise): cannot be made"
-				sed 's/^/# /' "$work/$name.why"
-			} >"$work/$name.result"
-			return
-		fi
-		case "$tier" in host | vm) return ;; esac
-	elif [ -e "$work/$name.result" ] || { [ "$phase" = vm ] && [ "$tier" != vm ]; }; then
-		return
-	fi
-	one_test "$n" "$name" "$tier" "$tests" "$filter" "$promise" >"$work/$name.result"
 }
 
-# one_test N NAME TIER TESTS FILTER PROMISE: run a built mutant's tests, its TAP on stdout
-one_test() {
-	local n=$1 name=$2 tier=$3 tests=$4 filter=$5 promise=$6 start=$SECONDS caught ran
-	run_tests "$name" "$tier" "$tests" "${filter:-.}" >"$work/$name.tap" 2>&1
+# test_one N NAME: run a built mutant's tests; its result in $work/NAME.result
+test_one() {
+	local n=$1 name=$2 start=$SECONDS caught ran
+	run_tests "$name" >"$work/$name.tap" 2>&1
 	caught=$(grep -E '^not ok ' "$work/$name.tap" | sed -E 's/^not ok [0-9]+ (- )?//')
 	ran=$(grep -cE '^(ok|not ok) ' "$work/$name.tap")
 	if [ -n "$caught" ]; then
-		echo "ok $n mutant $name ($promise) in $(cat "$work/$name.file"): caught by $tests, $((SECONDS - start)) s"
+		echo "ok $n mutant $name (${promise[$name]}) in $(cat "$work/$name.file"): caught by ${tests[$name]}, $((SECONDS - start)) s"
 		printf '%s\n' "$caught" | sed 's/^/#   failed: /'
 	else
-		echo "not ok $n mutant $name ($promise) in $(cat "$work/$name.file"): survived $ran tests of $tests${filter:+ matching '$filter'}"
+		echo "not ok $n mutant $name (${promise[$name]}) in $(cat "$work/$name.file"): survived $ran tests of ${tests[$name]}${filter[$name]:+ matching '${filter[$name]}'}"
 		sed 's/^/# /' "$work/$name.tap" | tail -n 20
-	fi
+	fi >"$work/$name.result"
 	rm -rf "${work:?}/$name"
 	# what a mutant left on this machine (an instance of a killed run): the
 	# next run of the real rtla reclaims it, as it would after any crash
-	if [ "$tier" = host ]; then
+	if [ "${tier[$name]}" = host ]; then
 		"$build/rtla" hwnoise --backend sampler -c 0 -d 1s -q >/dev/null 2>&1 || true
 	fi
+}
+
+# The mutants' fields, read once (a mutant without a file has no tier)
+declare -A tier tests filter promise
+for name in "${names[@]}"; do
+	mf=tests/mutants/$name.mutant
+	[ -f "$mf" ] || continue
+	tier[$name]=$(field "$mf" tier) tests[$name]=$(field "$mf" tests)
+	filter[$name]=$(field "$mf" filter) promise[$name]=$(field "$mf" promise)
+done
+
+# in_parallel FUNC [TIER]: FUNC N NAME for each mutant (of TIER only, when
+# given) that has no result yet, RTLA_MUTANT_JOBS of them at a time
+in_parallel() {
+	local func=$1 only=${2:-} n=0 name
+	for name in "${names[@]}"; do
+		n=$((n + 1))
+		[ ! -e "$work/$name.result" ] || continue
+		[ -z "$only" ] || [ "${tier[$name]:-}" = "$only" ] || continue
+		while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do
+			wait -n
+		done
+		"$func" "$n" "$name" &
+	done
+	wait
 }
 
 # Two at a time (this machine's cores): the builds and the tests that need
@@ -168,22 +183,13 @@ one_test() {
 # guest of its own); last, one at a time and alone, the host tests, which
 # another run beside them could disturb: a failure they did not cause would
 # count the mutant as caught.
-jobs=${RTLA_MUTANT_JOBS:-2}
-for phase in build_only vm; do
-	n=0
-	for name in "${names[@]}"; do
-		n=$((n + 1))
-		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-			wait -n
-		done
-		one "$n" "$name" "$phase" &
-	done
-	wait
-done
+parallel=${RTLA_MUTANT_JOBS:-2}
+in_parallel build_one
+in_parallel test_one vm
 n=0 bad=0
 for name in "${names[@]}"; do
 	n=$((n + 1))
-	one "$n" "$name" test
+	[ -e "$work/$name.result" ] || test_one "$n" "$name"
 	cat "$work/$name.result"
 	grep -q '^not ok ' "$work/$name.result" && bad=$((bad + 1))
 done
