@@ -74,7 +74,12 @@ PKG_NAMES := $(foreach p,$(PKGS),$(word 1,$(subst :, ,$(p))))
 # Expanded on first use, inside recipes: "make check" installs the packages
 # before anything is compiled, so the flags cannot be read at parse time.
 pkg_cflags = $(eval pkg_cflags := $(shell $(PKG_CONFIG) --cflags $(PKG_NAMES)))$(pkg_cflags)
-pkg_libs   = $(eval pkg_libs := $(shell $(PKG_CONFIG) --libs $(PKG_NAMES)))$(pkg_libs)
+# libproc2 from its archive: its shared library would bring libsystemd and
+# five more to every start of rtla (src/procscan.c answers libsystemd's part)
+comma      := ,
+proc2_ar   := -Wl$(comma)-Bstatic -lproc2 -Wl$(comma)-Bdynamic
+pkg_libs   = $(eval pkg_libs := $(patsubst -lproc2,$(proc2_ar),\
+		$(shell $(PKG_CONFIG) --libs $(PKG_NAMES))))$(pkg_libs)
 
 WARN      := -Wall -Wextra -Wno-unused-parameter
 # CPPFLAGS: the preprocessor's (dpkg-buildflags' -D_FORTIFY_SOURCE=2)
@@ -95,7 +100,7 @@ DHRY_OPT  := -O2 -fno-inline -fno-lto -falign-functions=64 \
 DHRY_CFLAGS = $(DHRY_OPT) -DDHRY_BUILD_FLAGS='"$(strip $(filter-out -ffile-prefix-map=% \
 	      -fdebug-prefix-map=%,$(CFLAGS)) $(DHRY_OPT))"'
 
-SRCS      := $(filter-out src/main.c $(DHRY_UNITS) %.bpf.c src/static/%,$(wildcard src/*.c src/*/*.c))
+SRCS      := $(filter-out src/main.c $(DHRY_UNITS) %.bpf.c,$(wildcard src/*.c src/*/*.c))
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 DHRY_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(filter $(wildcard $(DHRY_UNITS)),$(DHRY_UNITS)))
 LIB       := $(BUILD)/librtla.a
@@ -277,7 +282,7 @@ vm-run: $(RTLA)
 # (make CROSS_COMPILE=aarch64-linux-gnu- bundle). Debian has no static
 # libsmartcols: scripts/static-smartcols.sh builds it from util-linux's
 # source once (cached); libproc2's calls into libsystemd are answered by
-# src/static/sd_stub.c.
+# src/procscan.c, as in the dynamic build.
 BUNDLE_ARCH := $(or $(CROSS_ARCH),$(shell dpkg --print-architecture 2>/dev/null),$(shell uname -m))
 BUNDLE_NAME := rtla-$(VERSION)-$(BUNDLE_ARCH)
 BUNDLE_DIR  := $(BUILD)/bundle/$(BUNDLE_NAME)
@@ -286,7 +291,7 @@ STRIP       ?= $(CROSS_COMPILE)strip
 static_libs = $(shell $(PKG_CONFIG) --static --libs $(PKG_NAMES))
 
 .PHONY: bundle
-$(STATIC_RTLA): $(BUILD)/src/main.o $(LIB) $(BUILD)/src/static/sd_stub.o | pkgcheck
+$(STATIC_RTLA): $(BUILD)/src/main.o $(LIB) | pkgcheck
 	$(Q)dir=$$(scripts/static-smartcols.sh "$(CC)" $$($(CC) -dumpmachine)) || exit 1; \
 	printf '  %-7s %s\n' LD $@; \
 	$(CC) -static $(CFLAGS) $(LDFLAGS) -o $@ $^ -L$$dir $(static_libs) -lpthread -lm 2>$@.log || \

@@ -8,6 +8,14 @@
  * /proc/PID/stat or status for each process, which the caller is about to
  * read anyway (measured: 9 ms for 2,000 processes with the PID alone, 60 ms
  * with PPID and STATE added).
+ *
+ * libproc2 is linked from its archive in every build (Makefile): its shared
+ * library brings libsystemd and five more (gcrypt, lzma, zstd, lz4,
+ * gpg-error), which would make up most of the libraries every rtla start
+ * maps. The archive's calls into libsystemd, for a process's session, unit,
+ * slice, seat and owner, are answered below with "no data", as libsystemd
+ * answers for a process outside any systemd session: those items are never
+ * asked for, so no command's output depends on them.
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -22,6 +30,22 @@
 #include "procscan.h"
 #include "sysroot.h"
 #include "util.h"
+
+int sd_pid_get_session(pid_t pid, char **session);
+int sd_pid_get_unit(pid_t pid, char **unit);
+int sd_pid_get_user_unit(pid_t pid, char **unit);
+int sd_pid_get_slice(pid_t pid, char **slice);
+int sd_pid_get_machine_name(pid_t pid, char **machine);
+int sd_pid_get_owner_uid(pid_t pid, uid_t *uid);
+int sd_session_get_seat(const char *session, char **seat);
+
+int sd_pid_get_session(pid_t pid, char **session) { return -ENODATA; }
+int sd_pid_get_unit(pid_t pid, char **unit) { return -ENODATA; }
+int sd_pid_get_user_unit(pid_t pid, char **unit) { return -ENODATA; }
+int sd_pid_get_slice(pid_t pid, char **slice) { return -ENODATA; }
+int sd_pid_get_machine_name(pid_t pid, char **machine) { return -ENODATA; }
+int sd_pid_get_owner_uid(pid_t pid, uid_t *uid) { return -ENODATA; }
+int sd_session_get_seat(const char *session, char **seat) { return -ENODATA; }
 
 static int add_pid(struct procscan *ps, size_t *cap, pid_t pid)
 {

@@ -45,6 +45,18 @@ teardown() {
 	[ "$output" = "rtla $(cat "$BATS_TEST_DIRNAME/../../VERSION")" ]
 }
 
+@test "rtla's start maps no library it never calls: libproc2 from its archive, no libsystemd" {
+	run readelf -d "$RTLA"
+	[ "$status" -eq 0 ]
+	[[ $output == *"(NEEDED)"*"libtracefs.so"* ]]
+	[[ $output != *"libproc2.so"* ]]
+	[[ $output != *"libsystemd.so"* ]]
+	# and the listing libproc2 makes still finds the processes
+	run "$RTLA" capdump -a --method proc --raw -n -o PID
+	[ "$status" -eq 0 ]
+	[[ $'\n'$output$'\n' == *$'\n1\n'* ]]
+}
+
 @test "no command: one line on stderr naming the commands, exit 1" {
 	run --separate-stderr "$RTLA"
 	[ "$status" -eq 1 ]

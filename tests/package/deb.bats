@@ -114,6 +114,16 @@ lint() {
 	[[ $output == *"libsmartcols1 (>= "* ]]
 }
 
+@test "libproc2 is linked from its archive: no libproc2 or libsystemd dependency, procps in Built-Using" {
+	run dpkg-deb -f "$DEB" Depends
+	[ "$status" -eq 0 ]
+	[[ $output != *libproc2* ]]
+	[[ $output != *libsystemd* ]]
+	run dpkg-deb -f "$DEB" Built-Using
+	[ "$status" -eq 0 ]
+	[[ $output =~ ^procps\ \(=\ [0-9]+:[0-9.]+-[0-9.+a-z~]+\)$ ]]
+}
+
 @test "rtla is built with dpkg-buildflags' hardening: PIE, BIND_NOW, fortified calls, stack protector" {
 	local bin=$BATS_TEST_TMPDIR/x
 	dpkg-deb -x "$DEB" "$bin"
