@@ -308,7 +308,8 @@ static double seconds_since(const struct timespec *t0)
 
 /*
  * How long the loop may sleep: a second while a live view is shown or a
- * stop condition watched (upstream's pace); otherwise each wake-up only
+ * stop condition watched (upstream's pace; a backend's wait() returns
+ * sooner at a stop); otherwise each wake-up only
  * drains the backend, which is the tool's own noise on the measured
  * machine, so as seldom as the backend's buffers allow, and at least
  * every 1000 periods.

@@ -635,23 +635,34 @@ static int tracer_collect(struct noise_run *run)
 }
 
 /*
+ * How often a run with a stop condition looks whether the kernel stopped
+ * (it turns tracing off, which wakes no poll): a tenth of a second, so that
+ * a stop is acted on then, as the user-space backends act on theirs, not
+ * at the next one-second tick. A look is one read of tracing_on.
+ */
+#define STOP_LOOK_MS	100
+
+/*
  * Sleep up to TIMEOUT_MS or until WAKE_FD is readable; polled CPUs are
- * read as their data lands. 1 when something was read, else 0.
+ * read as their data lands. 2 when the kernel stopped on a stop
+ * condition, 1 when something was read, else 0.
  */
 static int tracer_wait(struct noise_run *run, int wake_fd, int timeout_ms)
 {
 	struct tracer_priv *t = run->priv;
 	struct pollfd wake = { .fd = wake_fd, .events = POLLIN };
+	bool armed = t && !t->halted && (run->params->stop_us || run->params->stop_total_us);
 	cpu_set_t ready;
-	int n;
+	int n = 0;
 
-	if (!t || !t->pipes || t->halted) {
+	if (armed && timeout_ms > STOP_LOOK_MS)
+		timeout_ms = STOP_LOOK_MS;
+	if (!t || !t->pipes || t->halted)
 		poll(&wake, 1, timeout_ms);
-		return 0;
-	}
-	n = ready_cpus(t, wake_fd, timeout_ms, &ready);
-	if (n > 0)
+	else if ((n = ready_cpus(t, wake_fd, timeout_ms, &ready)) > 0)
 		read_cpus(run, &ready);
+	if (armed && !t->halted && tracefs_trace_is_on(t->main.tfs) == 0)
+		return 2;
 	return n > 0;
 }
 

@@ -85,6 +85,19 @@ teardown() {
 	[ -s timerlat_trace.txt ]
 }
 
+# The kernel's stop wakes no poll: the run looks at tracing_on every 0.1 s
+# while a stop condition is armed. At the one-second tick a 3-s run with
+# "continue" would see 3 hits at most; each look-collect-rearm cycle takes
+# ~0.15 s in this guest.
+@test "a stop is acted on within a tenth of a second, not at the next tick: -T 1 with continue hits many times in 3 s" {
+	run "$RTLA" timerlat top -q -c 0 -T 1 -d 3s \
+		--on-threshold "shell,command=echo hit >> $BATS_TEST_TMPDIR/hits.txt" --on-threshold continue
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "# $(wc -l <hits.txt) hits in 3 s" >&3
+	[ "$(wc -l <hits.txt)" -ge 6 ]
+}
+
 @test "-s: the trace holds the IRQ's stack where a thread latency passed it" {
 	run "$RTLA" timerlat top -c 0 -s 1 -T 1 -t -d 20s -q
 	[ "$status" -eq 2 ]
