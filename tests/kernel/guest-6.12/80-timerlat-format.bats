@@ -20,17 +20,17 @@ teardown() {
 same_top_header() {
 	[ "${lines[0]}" = "${peer[0]}" ]
 	# "%-6s" of the duration ("%3d %02d:%02d:%02d"), then the context names
-	[[ ${lines[1]} =~ ^\ \ 0\ 00:00:0[2-9]\ \ \ \| ]]
+	[[ ${lines[1]} =~ ^\ \ 0\ 00:00:0[1-9]\ \ \ \| ]]
 	[ "${lines[1]:12}" = "${peer[1]:12}" ]
 	[ "${lines[2]}" = "${peer[2]}" ]
 	[ "${lines[-2]}" = "${peer[-2]}" ]
 }
 
 @test "top -q: user threads by default, header identical to the peer's, rows in upstream's format" {
-	run "$RTLA_PEER" timerlat top -c 0-1 -d 2s -q
+	run "$RTLA_PEER" timerlat top -c 0-1 -d 1s -q
 	[ "$status" -eq 0 ]
 	peer=("${lines[@]}")
-	run "$RTLA" timerlat top -c 0-1 -d 2s -q
+	run "$RTLA" timerlat top -c 0-1 -d 1s -q
 	echo "$output"
 	[ "$status" -eq 0 ]
 	same_top_header
@@ -50,10 +50,10 @@ same_top_header() {
 }
 
 @test "top -q -k: kernel threads, no user column, as the peer's" {
-	run "$RTLA_PEER" timerlat top -c 0 -d 2s -q -k
+	run "$RTLA_PEER" timerlat top -c 0 -d 1s -q -k
 	[ "$status" -eq 0 ]
 	peer=("${lines[@]}")
-	run "$RTLA" timerlat top -c 0 -d 2s -q -k
+	run "$RTLA" timerlat top -c 0 -d 1s -q -k
 	echo "$output"
 	[ "$status" -eq 0 ]
 	same_top_header
@@ -65,10 +65,10 @@ same_top_header() {
 }
 
 @test "top -q -n: the header says ns, as the peer's, and the figures are in ns" {
-	run "$RTLA_PEER" timerlat top -c 0 -d 2s -q -n
+	run "$RTLA_PEER" timerlat top -c 0 -d 1s -q -n
 	[ "$status" -eq 0 ]
 	peer=("${lines[@]}")
-	run "$RTLA" timerlat top -c 0 -d 2s -q -n
+	run "$RTLA" timerlat top -c 0 -d 1s -q -n
 	echo "$output"
 	[ "$status" -eq 0 ]
 	same_top_header
@@ -81,17 +81,17 @@ same_top_header() {
 }
 
 @test "hist: header, Index and ALL lines identical to the peer's; rows, over and summary consistent" {
-	run "$RTLA_PEER" timerlat hist -c 0-1 -d 2s
+	run "$RTLA_PEER" timerlat hist -c 0-1 -d 1s
 	[ "$status" -eq 0 ]
 	peer=("${lines[@]}")
-	run "$RTLA" timerlat hist -c 0-1 -d 2s
+	run "$RTLA" timerlat hist -c 0-1 -d 1s
 	printf '%s\n' "$output" >out.txt
 	head -5 out.txt
 	tail -12 out.txt
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "${peer[0]}" ]
 	[ "${lines[1]}" = "${peer[1]}" ]
-	[[ ${lines[2]} =~ ^#\ Duration:\ \ \ 0\ 00:00:0[2-9]$ ]]
+	[[ ${lines[2]} =~ ^#\ Duration:\ \ \ 0\ 00:00:0[1-9]$ ]]
 	[ "${lines[3]}" = "${peer[3]}" ]
 	[ "${lines[3]}" = "Index   IRQ-000   Thr-000   Usr-000   IRQ-001   Thr-001   Usr-001" ]
 	[ "${lines[-5]}" = "${peer[-5]}" ]
@@ -107,10 +107,10 @@ same_top_header() {
 }
 
 @test "hist -k -b 100 -E 10: IRQ and Thr columns, indexes 0 to 900, the over row, as the peer's" {
-	run "$RTLA_PEER" timerlat hist -c 0-1 -d 2s -k -b 100 -E 10
+	run "$RTLA_PEER" timerlat hist -c 0-1 -d 1s -k -b 100 -E 10
 	[ "$status" -eq 0 ]
 	peer=("${lines[@]}")
-	run "$RTLA" timerlat hist -c 0-1 -d 2s -k -b 100 -E 10
+	run "$RTLA" timerlat hist -c 0-1 -d 1s -k -b 100 -E 10
 	printf '%s\n' "$output" >out.txt
 	cat out.txt
 	[ "$status" -eq 0 ]
@@ -127,10 +127,10 @@ same_top_header() {
 }
 
 @test "hist --no-header, --no-summary: the lines left out are the peer's" {
-	run "$RTLA_PEER" timerlat hist -c 0 -d 2s -b 1000 --no-header
+	run "$RTLA_PEER" timerlat hist -c 0 -d 1s -b 1000 --no-header
 	[ "$status" -eq 0 ]
 	peer=("${lines[@]}")
-	run "$RTLA" timerlat hist -c 0 -d 2s -b 1000 --no-header
+	run "$RTLA" timerlat hist -c 0 -d 1s -b 1000 --no-header
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} == "0     "* ]]
@@ -138,10 +138,10 @@ same_top_header() {
 	[[ $output != *"#"* ]]
 	[[ $output != *"Index"* ]]
 	[ "${lines[-5]}" = "${peer[-5]}" ]
-	run "$RTLA_PEER" timerlat hist -c 0 -d 2s -b 1000 --no-summary
+	run "$RTLA_PEER" timerlat hist -c 0 -d 1s -b 1000 --no-summary
 	[ "$status" -eq 0 ]
 	peer=("${lines[@]}")
-	run "$RTLA" timerlat hist -c 0 -d 2s -b 1000 --no-summary
+	run "$RTLA" timerlat hist -c 0 -d 1s -b 1000 --no-summary
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "${lines[3]}" = "${peer[3]}" ]
@@ -152,10 +152,10 @@ same_top_header() {
 }
 
 @test "hist --no-index --with-zeros: every bucket, no index column, as many lines as the peer's" {
-	run "$RTLA_PEER" timerlat hist -c 0 -d 2s -b 1000 -E 12 --no-index --with-zeros
+	run "$RTLA_PEER" timerlat hist -c 0 -d 1s -b 1000 -E 12 --no-index --with-zeros
 	[ "$status" -eq 0 ]
 	peer=("${lines[@]}")
-	run "$RTLA" timerlat hist -c 0 -d 2s -b 1000 -E 12 --no-index --with-zeros
+	run "$RTLA" timerlat hist -c 0 -d 1s -b 1000 -E 12 --no-index --with-zeros
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "${lines[3]}" = "${peer[3]}" ]
@@ -176,10 +176,10 @@ same_top_header() {
 
 @test "hist --no-irq, --no-thread: the columns left out are the peer's" {
 	for opt in --no-irq --no-thread; do
-		run "$RTLA_PEER" timerlat hist -c 0 -d 2s -b 1000 "$opt"
+		run "$RTLA_PEER" timerlat hist -c 0 -d 1s -b 1000 "$opt"
 		[ "$status" -eq 0 ]
 		peer=("${lines[@]}")
-		run "$RTLA" timerlat hist -c 0 -d 2s -b 1000 "$opt"
+		run "$RTLA" timerlat hist -c 0 -d 1s -b 1000 "$opt"
 		printf '%s\n' "$output" >out.txt
 		echo "$opt:"
 		cat out.txt
@@ -204,13 +204,13 @@ same_top_header() {
 }
 
 @test "timerlat without a mode, or with an option first, is top" {
-	run "$RTLA" timerlat -c 1 -d 2s -q
+	run "$RTLA" timerlat -c 1 -d 1s -q
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} == *"Timer Latency"* ]]
 	[[ ${lines[3]} =~ $TL_ROW_U ]]
 	[[ ${lines[3]} == "  1 #"* ]]
-	run "$RTLA" timerlat -q -c 1 -k -d 2s
+	run "$RTLA" timerlat -q -c 1 -k -d 1s
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ ${lines[3]} =~ $TL_ROW_K ]]
