@@ -30,9 +30,13 @@ MANDIR    ?= $(PREFIX)/share/man/man1
 # ccache, where installed (make check installs it), keeps what was compiled
 # across trees and clones in /var/cache/rtla-ccache (CCACHE_DIR): a check on
 # a fresh clone compiles only what changed since the last. CCACHE= turns it off.
+# The debug information names the tree "." (BASE_CFLAGS), so ccache leaves
+# the tree's folder out of its key when it is CCACHE_BASEDIR: without that,
+# -g put every clone's own path into the key and a fresh clone compiled all.
 CCACHE    ?= $(shell command -v ccache 2>/dev/null)
 ifneq ($(CCACHE),)
 export CCACHE_DIR ?= /var/cache/rtla-ccache
+export CCACHE_BASEDIR := $(CURDIR)
 endif
 ifeq ($(origin CC),default)
 CC        := $(if $(CCACHE),$(CCACHE) )$(CROSS_COMPILE)gcc$(if $(SYSROOT), --sysroot=$(SYSROOT))
@@ -84,6 +88,7 @@ pkg_libs   = $(eval pkg_libs := $(patsubst -lproc2,$(proc2_ar),\
 WARN      := -Wall -Wextra -Wno-unused-parameter
 # CPPFLAGS: the preprocessor's (dpkg-buildflags' -D_FORTIFY_SOURCE=2)
 BASE_CFLAGS = -std=gnu11 -D_GNU_SOURCE -DRTLA_VERSION='"$(VERSION)"' -Isrc \
+	      -fdebug-prefix-map=$(CURDIR)=. \
 	      $(WARN) -MMD -MP $(pkg_cflags) $(CPPFLAGS)
 
 # Dhrystone's two benchmark units follow its ground rules: compiled
