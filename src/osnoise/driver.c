@@ -319,7 +319,7 @@ static double tick_s(const struct noise_run *run)
 	const struct noise_params *p = run->params;
 	double tick = run->backend->max_wait_s, periods = p->period_us * 1000 / 1e6;
 
-	if ((run->tool->print_live && !p->quiet) || p->stop_us || p->stop_total_us)
+	if ((run->tool->print_live && !p->quiet) || noise_stop_set(p))
 		return 1.0;
 	if (periods < tick)
 		tick = periods;

@@ -186,6 +186,12 @@ int noise_user_cpus(struct noise_params *p);
 /* timerlat: the first option given that only the tracer backend runs, or NULL (timerlat.c) */
 const char *timerlat_tracer_only_option(const struct noise_params *p);
 
+/* a stop condition is set: -s or -S (timerlat's -i or -T), the kernel's stop_tracing files */
+static inline bool noise_stop_set(const struct noise_params *p)
+{
+	return p->stop_us || p->stop_total_us;
+}
+
 /* timerlat: the user column is shown (rtla's own threads, or -U's) */
 static inline bool timerlat_user_data(const struct noise_params *p)
 {

@@ -33,7 +33,7 @@ static void json_timerlat_options(struct json *j, const struct noise_params *p)
 		json_i64(j, "deepest_idle_state", p->deepest_idle);
 	else
 		json_null(j, "deepest_idle_state");
-	json_bool(j, "auto_analysis", (p->stop_us || p->stop_total_us) && !p->no_aa);
+	json_bool(j, "auto_analysis", noise_stop_set(p) && !p->no_aa);
 	json_bool(j, "aa_only", p->aa_only);
 	json_bool(j, "dump_tasks", p->dump_tasks);
 	json_str(j, "stack_format", timerlat_stack_formats[p->stack_format]);

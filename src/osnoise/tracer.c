@@ -651,7 +651,7 @@ static int tracer_wait(struct noise_run *run, int wake_fd, int timeout_ms)
 {
 	struct tracer_priv *t = run->priv;
 	struct pollfd wake = { .fd = wake_fd, .events = POLLIN };
-	bool armed = t && !t->halted && (run->params->stop_us || run->params->stop_total_us);
+	bool armed = t && !t->halted && noise_stop_set(run->params);
 	cpu_set_t ready;
 	int n = 0;
 

@@ -307,7 +307,7 @@ void timerlat_kernel_free(struct timerlat_kernel *k)
 
 bool timerlat_wants_analysis(const struct noise_params *p)
 {
-	return (p->stop_us || p->stop_total_us) && !p->no_aa;
+	return noise_stop_set(p) && !p->no_aa;
 }
 
 int timerlat_analysis_prepare(struct timerlat_kernel *k, const struct noise_params *p,
