@@ -75,14 +75,14 @@ mutate() {
 
 # build_mutant NAME: the mutated tree's rtla (and unit test) in $work/NAME
 build_mutant() {
-	local name=$1 tree=$work/$1 mf=tests/mutants/$1.mutant goal=build/rtla
+	local name=$1 tree=$work/$1 goal=build/rtla
 	mkdir -p "$tree"
 	cp -a Makefile VERSION src "$tree"/
 	# the objects and the library, not the packages and bundles made beside them
 	mkdir "$tree/build"
 	tar -C "$build" -c --exclude=./deb --exclude=./bundle --exclude=./oci \
 		--exclude='./rtla-static*' --exclude=./tests . | tar -C "$tree/build" -x
-	mutate "$tree" "$(field "$mf" find)" "$(field "$mf" replace)" >"$work/$name.file" || return 1
+	mutate "$tree" "${find[$name]}" "${replace[$name]}" >"$work/$name.file" || return 1
 	if [ "${tier[$name]}" = unit ]; then
 		goal=build/tests/unit/${tests[$name]}
 		mkdir -p "$tree/tests/unit"
@@ -154,12 +154,13 @@ test_one() {
 }
 
 # The mutants' fields, read once (a mutant without a file has no tier)
-declare -A tier tests filter promise
+declare -A tier tests filter promise find replace
 for name in "${names[@]}"; do
 	mf=tests/mutants/$name.mutant
 	[ -f "$mf" ] || continue
 	tier[$name]=$(field "$mf" tier) tests[$name]=$(field "$mf" tests)
 	filter[$name]=$(field "$mf" filter) promise[$name]=$(field "$mf" promise)
+	find[$name]=$(field "$mf" find) replace[$name]=$(field "$mf" replace)
 done
 
 # in_parallel FUNC [TIER]: FUNC N NAME for each mutant (of TIER only, when
