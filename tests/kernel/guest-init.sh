@@ -15,6 +15,8 @@
 #   rtla_vm_ports=hvc    results on /dev/hvc0, stderr on /dev/hvc1 (virtio
 #                        consoles: arm64's -M virt has one UART), console ttyAMA0
 #   rtla_vm_board=1      a board: no /run, no /dev/shm, no /etc/passwd
+# A file /vm/filter (vm-tier.sh --filter) holds a regex: of the .bats files,
+# only the tests whose names match it run.
 
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C LC_ALL=C TERM=dumb
@@ -129,7 +131,11 @@ done | sort | while read -r _ f; do
 	cd /tmp || exit
 	case $f in
 	*.bats)
-		run_limited bats --tap "$f" >&3 2>&3
+		if [ -f /vm/filter ]; then
+			run_limited bats --tap -f "$(cat /vm/filter)" "$f" >&3 2>&3
+		else
+			run_limited bats --tap "$f" >&3 2>&3
+		fi
 		rc=$?
 		;;
 	*)

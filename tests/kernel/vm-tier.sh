@@ -2,7 +2,7 @@
 # Test tier 4: boot real kernels under QEMU (TCG) and run tests inside them
 # against a freshly built rtla.
 #
-#   tests/kernel/vm-tier.sh --rtla PATH [--kernel 6.12|6.1|all] [--only FILE]
+#   tests/kernel/vm-tier.sh --rtla PATH [--kernel 6.12|6.1|all] [--only FILE [--filter REGEX]]
 #   tests/kernel/vm-tier.sh [--rtla PATH] [--kernel 6.12|6.1|all] --cmd 'COMMAND'
 #   tests/kernel/vm-tier.sh --arm64 BUNDLE [--kernel arm64|all] [--only FILE|--cmd 'COMMAND']
 #
@@ -22,6 +22,7 @@
 #   --kernel K      6.12, 6.1, arm64 or all (default: all; 6.12 with --cmd; with
 #                   --only, the kernel of the file's folder)
 #   --only FILE     run only this test file (.bats or .sh)
+#   --filter REGEX  of a .bats file, only the tests whose names match (bats -f)
 #   --cmd COMMAND   run COMMAND in the guest instead of the tests
 #   --append ARGS   more kernel arguments for every guest of this run
 #                   (e.g. --append 'isolcpus=1 nohz_full=1' with --cmd)
@@ -43,13 +44,14 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
-rtla="" arm64="" kernel="" only="" cmd="" have_cmd=0 keep=0 append=""
+rtla="" arm64="" kernel="" only="" filter="" cmd="" have_cmd=0 keep=0 append=""
 while (($#)); do
 	case $1 in
 	--rtla) rtla=${2:?--rtla needs a path}; shift 2 ;;
 	--arm64) arm64=${2:?--arm64 needs the bundle folder}; shift 2 ;;
 	--kernel) kernel=${2:?--kernel needs 6.12, 6.1, arm64 or all}; shift 2 ;;
 	--only) only=${2:?--only needs a file}; shift 2 ;;
+	--filter) filter=${2:?--filter needs a regex of test names}; shift 2 ;;
 	--cmd) cmd=${2?--cmd needs a command}; have_cmd=1; shift 2 ;;
 	--append) append=${2:?--append needs kernel arguments}; shift 2 ;;
 	--keep) keep=1; shift ;;
@@ -79,6 +81,7 @@ test_dirs() { if [[ $1 == arm64 ]]; then echo arm64; else echo all "$1"; fi; }
 
 # The test files, by kernel folder name (all, 6.12, 6.1).
 declare -A tests
+[[ -z $filter || $only == *.bats ]] || vm_die "--filter goes with --only FILE.bats"
 if [[ -n $only ]]; then
 	[[ -f $only ]] || vm_die "--only $only: no such file"
 	[[ $only == *.bats || $only == *.sh ]] || vm_die "--only $only: a test file ends in .bats or .sh"
@@ -436,6 +439,9 @@ build_initramfs() {
 	if ((have_cmd)); then
 		printf '%s\n' "$cmd" >"$ROOT/vm/cmd"
 	fi
+	if [[ -n $filter ]]; then
+		printf '%s\n' "$filter" >"$ROOT/vm/filter"
+	fi
 	mkdir -p "$ROOT/vm/shards"
 	for f in "${!shard_files[@]}"; do
 		printf '%s' "${shard_files[$f]}" >"$ROOT/vm/shards/$f"
@@ -474,6 +480,7 @@ build_initramfs_arm64() {
 		if [[ -n $f ]]; then cp "$f" "$r/vm/tests/arm64/"; fi
 	done <<<"${tests[arm64]:-}"
 	if ((have_cmd)); then printf '%s\n' "$cmd" >"$r/vm/cmd"; fi
+	if [[ -n $filter ]]; then printf '%s\n' "$filter" >"$r/vm/filter"; fi
 	mkdir -p "$r/vm/shards"
 	for f in "${!shard_files[@]}"; do
 		printf '%s' "${shard_files[$f]}" >"$r/vm/shards/$f"
