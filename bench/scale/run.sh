@@ -8,9 +8,11 @@
 #           of /proc/*/maps (bench/mdwe), at SIZES processes (2,000, 10,000
 #           and 30,000 by default; sleepers are started up to each size):
 #           median wall time of interleaved rounds and peak RSS. Goals:
-#           capdump <= 0.25x pscap, mdwe <= 0.25x the scan. The floor column is
-#           cat of every /proc/PID/status against pscap: what reading them
-#           costs the kernel, which no /proc reader goes below. The static
+#           capdump <= 0.25x pscap, mdwe <= 0.25x the scan. The floor columns:
+#           cat of every /proc/PID/status against pscap, what reading them
+#           costs the kernel, which no /proc reader goes below; and mdwe's
+#           BPF passes alone (rtla mdwe -D) against the scan, the kernel's
+#           walk of every task and mapping, which no W+X audit goes below. The static
 #           columns are the ratios of the board bundle's static rtla (RTLA_STATIC,
 #           build/rtla-static by default, when it exists), which maps no
 #           shared libraries when it starts.
@@ -123,14 +125,15 @@ grep -sH -E '^[0-9a-f]+-[0-9a-f]+ .wx' /proc/[0-9]*/maps |
 	awk -F: '{ n[$1]++ } END { for (f in n) print f, n[f] }'
 SCAN
 	echo "processes: rtla capdump -a vs pscap -a, rtla mdwe vs the /proc/*/maps scan;"
-	echo "floor: cat of every /proc/PID/status, the kernel's share of any tool that reads them"
+	echo "floors: cat of every /proc/PID/status, the kernel's share of any tool that reads them;"
+	echo "mdwe's BPF passes alone (-D), the kernel's walk of every task and mapping"
 	echo "(median wall ms of $runs interleaved rounds; peak RSS in kB)"
 	local static=() cs=- ms_=-
 	if [ -x "$rtla_static" ]; then
 		static=(capdump_s="$rtla_static capdump -a" mdwe_s="$rtla_static mdwe")
 	fi
-	printf '%8s | %9s %9s %6s %6s %8s %6s | %9s %9s %6s %6s %8s\n' procs capdump pscap ratio static \
-		"RSS kB" floor mdwe scan ratio static "RSS kB"
+	printf '%8s | %9s %9s %6s %6s %8s %6s | %9s %9s %6s %6s %8s %6s\n' procs capdump pscap ratio static \
+		"RSS kB" floor mdwe scan ratio static "RSS kB" floor
 	for n in $sizes; do
 		[ "$(nprocs)" -ge "$n" ] || start_sleepers $((n - $(nprocs)))
 		rounds capdump="$rtla capdump -a" pscap="pscap -a" \
@@ -138,10 +141,15 @@ SCAN
 		if [ ${#static[@]} -gt 0 ]; then
 			cs=$(ratio "$(ms capdump_s)" "$(ms pscap)") ms_=$(ratio "$(ms mdwe_s)" "$(ms scan)")
 		fi
-		printf '%8d | %9s %9s %6s %6s %8s %6s | %9s %9s %6s %6s %8s\n' "$(nprocs)" \
+		# the passes' own time, as mdwe -D reports it: "iteration N ms"
+		for _ in $(seq "$runs"); do
+			"$rtla" mdwe -D 2>&1 >/dev/null | sed -n 's/.* iteration \([0-9.]*\) ms.*/\1/p'
+		done >"$tmp/walk.ms"
+		printf '%8d | %9s %9s %6s %6s %8s %6s | %9s %9s %6s %6s %8s %6s\n' "$(nprocs)" \
 			"$(ms capdump)" "$(ms pscap)" "$(ratio "$(ms capdump)" "$(ms pscap)")" "$cs" \
 			"$(kb capdump)" "$(ratio "$(ms floor)" "$(ms pscap)")" \
-			"$(ms mdwe)" "$(ms scan)" "$(ratio "$(ms mdwe)" "$(ms scan)")" "$ms_" "$(kb mdwe)"
+			"$(ms mdwe)" "$(ms scan)" "$(ratio "$(ms mdwe)" "$(ms scan)")" "$ms_" "$(kb mdwe)" \
+			"$(ratio "$(ms walk)" "$(ms scan)")"
 	done
 	echo "goals: capdump <= 0.25x pscap, mdwe <= 0.25x the scan"
 	kill_sleepers
