@@ -58,21 +58,24 @@ void json_init(struct json *j, FILE *f)
 static void json_escape(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	while (*s) {
+		size_t run = 0;
 
-		switch (c) {
+		/* a run JSON takes as it is goes out in one call, not a call a byte */
+		while ((unsigned char)s[run] >= 0x20 && s[run] != '"' && s[run] != '\\')
+			run++;
+		fwrite(s, 1, run, f);
+		s += run;
+		switch (*s) {
+		case '\0': continue;
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
 		case '\n': fputs("\\n", f); break;
 		case '\t': fputs("\\t", f); break;
 		case '\r': fputs("\\r", f); break;
-		default:
-			if (c < 0x20)
-				fprintf(f, "\\u%04x", c);
-			else
-				fputc(c, f);
+		default: fprintf(f, "\\u%04x", (unsigned char)*s);
 		}
+		s++;
 	}
 	fputc('"', f);
 }

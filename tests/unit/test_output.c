@@ -247,6 +247,25 @@ int main(void)
 			    "  \"stopped_cpu\": null\n}\n", "json writer: nested document");
 		free(doc);
 	}
+	{
+		char *doc;
+		size_t len;
+		FILE *f = open_memstream(&doc, &len);
+		struct json j;
+
+		/* each character JSON must escape, at the start, inside, side by side and at the end */
+		json_init(&j, f);
+		json_object_begin(&j, NULL);
+		json_str(&j, "s", "\"a\\b\nc\rd\te\x01\x1f\x7f\xc3\xa9 z\"\"");
+		json_str(&j, "plain", "no escapes at all");
+		json_str(&j, "", "");
+		json_object_end(&j);
+		fclose(f);
+		is_str(doc, "{\n  \"s\": \"\\\"a\\\\b\\nc\\rd\\te\\u0001\\u001f\x7f\xc3\xa9 z\\\"\\\"\",\n"
+			    "  \"plain\": \"no escapes at all\",\n  \"\": \"\"\n}\n",
+		       "json strings: quotes, backslashes and control characters escaped, the rest as it is");
+		free(doc);
+	}
 	test_record();
 	return tap_done();
 }
