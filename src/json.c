@@ -61,13 +61,17 @@ static void json_escape(FILE *f, const char *s)
 	while (*s) {
 		size_t run = 0;
 
-		/* a run JSON takes as it is goes out in one call, not a call a byte */
+		/*
+		 * the bytes that need no escape go out in one call: a fputc a
+		 * byte was a third of a 2,000-process capdump -a -J
+		 */
 		while ((unsigned char)s[run] >= 0x20 && s[run] != '"' && s[run] != '\\')
 			run++;
 		fwrite(s, 1, run, f);
 		s += run;
+		if (!*s)
+			break;
 		switch (*s) {
-		case '\0': continue;
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;
 		case '\n': fputs("\\n", f); break;

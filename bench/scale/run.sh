@@ -128,7 +128,7 @@ SCAN
 	echo "floors: cat of every /proc/PID/status, the kernel's share of any tool that reads them;"
 	echo "mdwe's BPF passes alone (-D), the kernel's walk of every task and mapping"
 	echo "(median wall ms of $runs interleaved rounds; peak RSS in kB)"
-	local static=() cs=- ms_=-
+	local static=() cs=- ms_=- walk
 	if [ -x "$rtla_static" ]; then
 		static=(capdump_s="$rtla_static capdump -a" mdwe_s="$rtla_static mdwe")
 	fi
@@ -141,15 +141,18 @@ SCAN
 		if [ ${#static[@]} -gt 0 ]; then
 			cs=$(ratio "$(ms capdump_s)" "$(ms pscap)") ms_=$(ratio "$(ms mdwe_s)" "$(ms scan)")
 		fi
-		# the passes' own time, as mdwe -D reports it: "iteration N ms"
+		# the passes' own time, as mdwe -D reports it ("iteration N ms"),
+		# not a wall time: no process start, no load, no output
 		for _ in $(seq "$runs"); do
 			"$rtla" mdwe -D 2>&1 >/dev/null | sed -n 's/.* iteration \([0-9.]*\) ms.*/\1/p'
 		done >"$tmp/walk.ms"
+		walk=-
+		if [ -s "$tmp/walk.ms" ]; then walk=$(ratio "$(ms walk)" "$(ms scan)"); fi
 		printf '%8d | %9s %9s %6s %6s %8s %6s | %9s %9s %6s %6s %8s %6s\n' "$(nprocs)" \
 			"$(ms capdump)" "$(ms pscap)" "$(ratio "$(ms capdump)" "$(ms pscap)")" "$cs" \
 			"$(kb capdump)" "$(ratio "$(ms floor)" "$(ms pscap)")" \
 			"$(ms mdwe)" "$(ms scan)" "$(ratio "$(ms mdwe)" "$(ms scan)")" "$ms_" "$(kb mdwe)" \
-			"$(ratio "$(ms walk)" "$(ms scan)")"
+			"$walk"
 	done
 	echo "goals: capdump <= 0.25x pscap, mdwe <= 0.25x the scan"
 	kill_sleepers

@@ -4,7 +4,7 @@
 #
 #   tests/kernel/vm-tier.sh --rtla PATH [--kernel 6.12|6.1|all] [--only FILE [--filter REGEX]]
 #   tests/kernel/vm-tier.sh [--rtla PATH] [--kernel 6.12|6.1|all] --cmd 'COMMAND'
-#   tests/kernel/vm-tier.sh --arm64 BUNDLE [--kernel arm64|all] [--only FILE|--cmd 'COMMAND']
+#   tests/kernel/vm-tier.sh --arm64 BUNDLE [--kernel arm64|all] [--only FILE [--filter REGEX]|--cmd 'COMMAND']
 #
 # Without --cmd: runs the guest tests of each kernel (guest-all/ and
 # guest-KERNEL/ beside this script; --only runs one file) and prints their TAP,
@@ -595,11 +595,15 @@ read_tap() {
 			rc=${line##*rc=}
 			if [[ $line =~ \ secs=([0-9]+\.[0-9]) ]]; then
 				echo "# [$label] $file: ${BASH_REMATCH[1]} s"
-				new_time["$k $file"]=${BASH_REMATCH[1]}
+				# a filtered run's time is not the file's: the shards go by it
+				if [[ -z $filter ]]; then new_time["$k $file"]=${BASH_REMATCH[1]}; fi
 			fi
 			if ((plan < 0 && got == 0)); then
 				n=$((n + 1)) failed=$((failed + 1))
 				echo "not ok $n [$k] $file: no test ran (status $rc)"
+			elif ((plan == 0)) && [[ -n $filter ]]; then
+				n=$((n + 1)) failed=$((failed + 1))
+				echo "not ok $n [$k] $file: --filter '$filter' matches no test"
 			elif ((got < plan)); then
 				n=$((n + 1)) failed=$((failed + 1))
 				echo "not ok $n [$k] $file: $((plan - got)) of $plan tests did not report (status $rc)"

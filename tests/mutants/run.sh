@@ -18,8 +18,9 @@
 #   replace:  what that fragment becomes
 #   tier:     where its tests run: cli, fixtures, host (bats with RTLA set to
 #             the mutant), unit (the unit test binary of that name, built from
-#             the mutated tree), vm (tests/kernel/vm-tier.sh --only FILE, in
-#             the 6.12 guest alone for a file of guest-all/)
+#             the mutated tree), vm (tests/kernel/vm-tier.sh --only FILE; a file
+#             of every kernel's tests, guest-all/, in the newest kernel's guest
+#             alone: one guest catches a mutant)
 #   tests:    the test file (for unit: the test's name, e.g. test_ledger)
 #   filter:   a regex of the names of the tests to run (bats tiers, vm
 #             included; not starting with '-': bats would read it as an option)
@@ -28,6 +29,9 @@
 # RTLA_SKIP_VM=1 skips the vm mutants.
 set -u
 cd "$(dirname "$0")/../.."
+# VM_KERNELS, newest first
+# shellcheck source=../kernel/lib.sh
+. tests/kernel/lib.sh
 
 build=
 names=()
@@ -105,10 +109,8 @@ run_tests() {
 	unit)
 		"$tree/build/tests/unit/${tests[$name]}" ;;
 	vm)
-		# one guest, the newest kernel: a file of every kernel's tests
-		# need not boot them all to catch a mutant
 		local args=(--rtla "$tree/build/rtla" --only "${tests[$name]}")
-		if [[ ${tests[$name]} == */guest-all/* ]]; then args+=(--kernel 6.12); fi
+		if [[ ${tests[$name]} == */guest-all/* ]]; then args+=(--kernel "${VM_KERNELS[0]}"); fi
 		if [ -n "${filter[$name]}" ]; then args+=(--filter "${filter[$name]}"); fi
 		tests/kernel/vm-tier.sh "${args[@]}" ;;
 	*)
