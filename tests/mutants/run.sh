@@ -30,7 +30,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 # VM_KERNELS, newest first
-# shellcheck source=../kernel/lib.sh
+# shellcheck source=tests/kernel/lib.sh
 . tests/kernel/lib.sh
 
 build=
