@@ -130,6 +130,46 @@ static void test_record(void)
 	ok(!r.file, "record: nothing left open");
 }
 
+static void nested_document(struct json *j)
+{
+	json_str(j, "backend", "sampler");
+	json_array_begin(j, "cpus");
+	json_object_begin(j, NULL);
+	json_u64(j, "cpu", 1);
+	json_double(j, "avail", 99.5, 3);
+	json_object_end(j);
+	json_array_end(j);
+	json_array_begin(j, "empty");
+	json_array_end(j);
+	json_str(j, "tab", "a\tb");
+	json_null(j, "stopped_cpu");
+}
+
+/* each character JSON must escape, at the start, inside, side by side and at the end */
+static void escapes(struct json *j)
+{
+	json_str(j, "s", "\"a\\b\nc\rd\te\x01\x1f\x7f\xc3\xa9 z\"\"");
+	json_str(j, "plain", "no escapes at all");
+	json_str(j, "", "");
+}
+
+/* The document BODY writes into one object, against WANT. */
+static void is_json(void (*body)(struct json *j), const char *want, const char *name)
+{
+	char *doc;
+	size_t len;
+	FILE *f = open_memstream(&doc, &len);
+	struct json j;
+
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	body(&j);
+	json_object_end(&j);
+	fclose(f);
+	is_str(doc, want, name);
+	free(doc);
+}
+
 int main(void)
 {
 	struct out_opts o = { 0 };
@@ -221,51 +261,12 @@ int main(void)
 		o.json_file = NULL;
 	}
 
-	{
-		char *doc;
-		size_t len;
-		FILE *f = open_memstream(&doc, &len);
-		struct json j;
-
-		json_init(&j, f);
-		json_object_begin(&j, NULL);
-		json_str(&j, "backend", "sampler");
-		json_array_begin(&j, "cpus");
-		json_object_begin(&j, NULL);
-		json_u64(&j, "cpu", 1);
-		json_double(&j, "avail", 99.5, 3);
-		json_object_end(&j);
-		json_array_end(&j);
-		json_array_begin(&j, "empty");
-		json_array_end(&j);
-		json_str(&j, "tab", "a\tb");
-		json_null(&j, "stopped_cpu");
-		json_object_end(&j);
-		fclose(f);
-		is_str(doc, "{\n  \"backend\": \"sampler\",\n  \"cpus\": [\n    {\n      \"cpu\": 1,\n"
-			    "      \"avail\": 99.500\n    }\n  ],\n  \"empty\": [],\n  \"tab\": \"a\\tb\",\n"
-			    "  \"stopped_cpu\": null\n}\n", "json writer: nested document");
-		free(doc);
-	}
-	{
-		char *doc;
-		size_t len;
-		FILE *f = open_memstream(&doc, &len);
-		struct json j;
-
-		/* each character JSON must escape, at the start, inside, side by side and at the end */
-		json_init(&j, f);
-		json_object_begin(&j, NULL);
-		json_str(&j, "s", "\"a\\b\nc\rd\te\x01\x1f\x7f\xc3\xa9 z\"\"");
-		json_str(&j, "plain", "no escapes at all");
-		json_str(&j, "", "");
-		json_object_end(&j);
-		fclose(f);
-		is_str(doc, "{\n  \"s\": \"\\\"a\\\\b\\nc\\rd\\te\\u0001\\u001f\x7f\xc3\xa9 z\\\"\\\"\",\n"
-			    "  \"plain\": \"no escapes at all\",\n  \"\": \"\"\n}\n",
-		       "json strings: quotes, backslashes and control characters escaped, the rest as it is");
-		free(doc);
-	}
+	is_json(nested_document, "{\n  \"backend\": \"sampler\",\n  \"cpus\": [\n    {\n"
+		"      \"cpu\": 1,\n      \"avail\": 99.500\n    }\n  ],\n  \"empty\": [],\n"
+		"  \"tab\": \"a\\tb\",\n  \"stopped_cpu\": null\n}\n", "json writer: nested document");
+	is_json(escapes, "{\n  \"s\": \"\\\"a\\\\b\\nc\\rd\\te\\u0001\\u001f\x7f\xc3\xa9 z\\\"\\\"\",\n"
+		"  \"plain\": \"no escapes at all\",\n  \"\": \"\"\n}\n",
+		"json strings: quotes, backslashes and control characters escaped, the rest as it is");
 	test_record();
 	return tap_done();
 }
