@@ -166,7 +166,7 @@ static void is_json(void (*body)(struct json *j), const char *want, const char *
 	body(&j);
 	json_object_end(&j);
 	fclose(f);
-	is_str(doc, want, name);
+	is_str(doc, want, "%s", name);
 	free(doc);
 }
 
