@@ -67,8 +67,9 @@ needs_mdwe() {
 	start wxfile "$TARGET" --wx-file "$tmp/lib file"; p_wxfile=$pid
 	start wxmdwe "$TARGET" --wx --mdwe 1; p_wxmdwe=$pid
 	start seccomp "$TARGET" --seccomp; p_seccomp=$pid
-	# a zombie: the child of a process that never reaps it
-	bash -c 'sleep 0 & exec sleep 60' &
+	# a zombie: a child that ends only once its parent is sleep, which never
+	# reaps it (a child that ends first may be reaped by bash before the exec)
+	bash -c '(until [ "$(cat /proc/$$/comm)" = sleep ]; do sleep 0.01; done; exec sleep 0) & exec sleep 60' &
 	p_parent=$!
 	pids+=("$p_parent")
 	for _ in $(seq 300); do

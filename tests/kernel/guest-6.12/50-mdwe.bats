@@ -33,7 +33,9 @@ teardown() {
 	p_refuse=$!
 	"$RTLA" mdwe run --no-inherit -- sleep 62 &
 	p_rtla=$!
-	bash -c 'sleep 0 & exec sleep 63' &
+	# a zombie: a child that ends only once its parent is sleep, which never
+	# reaps it (a child that ends first may be reaped by bash before the exec)
+	bash -c '(until [ "$(cat /proc/$$/comm)" = sleep ]; do sleep 0.01; done; exec sleep 0) & exec sleep 63' &
 	p_parent=$!
 	pids+=("$p_none" "$p_refuse" "$p_rtla" "$p_parent")
 	for _ in $(seq 300); do
