@@ -115,6 +115,10 @@ run_limited() {
 # Kernel messages from here on are reported after the tests.
 kmsg_start=$(dmesg -r | wc -l)
 
+# The names of the .bats tests to run (bats -f): all, or vm-tier.sh --filter's.
+filter=.
+if [ -f /vm/filter ]; then filter=$(cat /vm/filter); fi
+
 # The tests of every kernel and of this one, or of this guest's shard
 # (rtla_vm_shard=N: the files listed in /vm/shards/KERNEL.N), in the order of
 # their names.
@@ -131,11 +135,7 @@ done | sort | while read -r _ f; do
 	cd /tmp || exit
 	case $f in
 	*.bats)
-		if [ -f /vm/filter ]; then
-			run_limited bats --tap -f "$(cat /vm/filter)" "$f" >&3 2>&3
-		else
-			run_limited bats --tap "$f" >&3 2>&3
-		fi
+		run_limited bats --tap -f "$filter" "$f" >&3 2>&3
 		rc=$?
 		;;
 	*)
